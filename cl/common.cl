@@ -1,0 +1,129 @@
+/* Shared by every kernel file: the element type and operator that -D options
+ * select, the tuning macros with defaults (so each file compiles alone), and the
+ * work-group building blocks. Every exchange through local memory is separated by
+ * a barrier: nothing assumes lock-step warps or wavefronts. */
+#ifndef CLPRIM_COMMON_CL
+#define CLPRIM_COMMON_CL
+
+#ifndef WG
+#define WG 64 /* work-items per work-group: a power of two */
+#endif
+#ifndef ITEMS
+#define ITEMS 4 /* consecutive elements per work-item per tile */
+#endif
+#define TILE (WG * ITEMS)
+
+/* One spare slot every 32 elements keeps a work-item's run of ITEMS consecutive
+ * local elements in distinct banks when a tile is read row by row. */
+#define PAD(i) ((i) + (i) / 32)
+#define PADDED_TILE (TILE + TILE / 32)
+
+/* T: the element; U: the unsigned type sums wrap in; AS_T: bits of U back to T. */
+#if defined(TYPE_INT32)
+#define T int
+#define U uint
+#define AS_T(x) as_int(x)
+#define T_LOWEST INT_MIN
+#define T_HIGHEST INT_MAX
+#elif defined(TYPE_UINT32)
+#define T uint
+#define U uint
+#define AS_T(x) (x)
+#define T_LOWEST 0u
+#define T_HIGHEST UINT_MAX
+#elif defined(TYPE_INT64)
+#define T long
+#define U ulong
+#define AS_T(x) as_long(x)
+#define T_LOWEST LONG_MIN
+#define T_HIGHEST LONG_MAX
+#elif defined(TYPE_UINT64)
+#define T ulong
+#define U ulong
+#define AS_T(x) (x)
+#define T_LOWEST 0ul
+#define T_HIGHEST ULONG_MAX
+#elif defined(TYPE_UINT8)
+#define T uchar
+#define U uchar
+#define AS_T(x) (x)
+#define T_LOWEST ((uchar)0)
+#define T_HIGHEST ((uchar)UCHAR_MAX)
+#elif defined(TYPE_FLOAT)
+#define T float
+#define U float
+#define AS_T(x) (x)
+#define T_IS_FLOAT
+#define T_LOWEST (-INFINITY)
+#define T_HIGHEST INFINITY
+#elif defined(TYPE_DOUBLE)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define T double
+#define U double
+#define AS_T(x) (x)
+#define T_IS_FLOAT
+#define T_LOWEST (-(double)INFINITY)
+#define T_HIGHEST ((double)INFINITY)
+#elif !defined(TYPE_NONE)
+#error "define one of TYPE_INT32, TYPE_UINT32, TYPE_INT64, TYPE_UINT64, TYPE_UINT8, TYPE_FLOAT, TYPE_DOUBLE, TYPE_NONE"
+#endif
+
+/* The operator: its identity and how two values combine (left operand first). */
+#if defined(OP_SUM)
+#define IDENTITY ((T)0)
+#define COMBINE(a, b) AS_T((U)(a) + (U)(b))
+#elif defined(OP_MIN)
+#define IDENTITY T_HIGHEST
+#ifdef T_IS_FLOAT
+#define COMBINE(a, b) fmin((a), (b)) /* ignores NaN; min() is undefined on infinities */
+#else
+#define COMBINE(a, b) min((a), (b))
+#endif
+#elif defined(OP_MAX)
+#define IDENTITY T_LOWEST
+#ifdef T_IS_FLOAT
+#define COMBINE(a, b) fmax((a), (b))
+#else
+#define COMBINE(a, b) max((a), (b))
+#endif
+#endif
+
+#ifdef COMBINE
+/* The combination of every work-item's x, returned to all of them. buf: WG slots. */
+T wg_reduce(T x, __local T *buf)
+{
+    const uint lid = get_local_id(0);
+    buf[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint width = WG / 2; width > 0; width >>= 1) {
+        if (lid < width)
+            buf[lid] = COMBINE(buf[lid], buf[lid + width]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const T result = buf[0];
+    barrier(CLK_LOCAL_MEM_FENCE); /* buf may be reused at once */
+    return result;
+}
+
+/* Exclusive scan of one value per work-item in work-item order (Hillis-Steele);
+ * the group's total goes to *total. buf: WG slots. */
+T wg_exclusive_scan(T x, __local T *buf, T *total)
+{
+    const uint lid = get_local_id(0);
+    buf[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < WG; offset <<= 1) {
+        const T mine = buf[lid];
+        const T left = lid >= offset ? buf[lid - offset] : IDENTITY;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf[lid] = COMBINE(left, mine);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = buf[WG - 1];
+    const T prefix = lid > 0 ? buf[lid - 1] : IDENTITY;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return prefix;
+}
+#endif
+
+#endif /* CLPRIM_COMMON_CL */

@@ -1,0 +1,33 @@
+/* Reduction of contiguous chunks: pass 1 of the scan, of reduce, and the
+ * one-work-group pass that folds the partials. */
+#include "common.cl"
+
+#ifndef COMBINE
+#error "reduce.cl needs an operator: define OP_SUM, OP_MIN or OP_MAX"
+#endif
+
+/* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into
+ * partials[g]. Loads are strided by WG so neighbouring work-items read
+ * neighbouring elements; the order of combination is fixed, so float results are
+ * the same on every run. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk,
+                   __global T *partials, ulong partials_offset)
+{
+    __local T buf[WG];
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    T acc = IDENTITY;
+    for (ulong base = begin; base < end; base += TILE) {
+        for (uint k = 0; k < ITEMS; k++) {
+            const ulong i = base + k * WG + lid;
+            if (i < end)
+                acc = COMBINE(acc, src[i]);
+        }
+    }
+    const T total = wg_reduce(acc, buf);
+    if (lid == 0)
+        partials[partials_offset + get_group_id(0)] = total;
+}

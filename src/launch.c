@@ -1,0 +1,33 @@
+/* Setting a kernel's arguments and enqueueing it on the context's queue. */
+#include "internal.h"
+
+clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
+                            const clprim_arg *args, size_t nargs, cl_event *event)
+{
+    for (size_t i = 0; i < nargs; i++) {
+        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS)
+            return clprim_fail_cl(ctx, err, "%s: setting argument %zu", what, i);
+    }
+    size_t local = ctx->tuning.work_group_size;
+    size_t global = groups * local;
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event);
+    if (err == CL_INVALID_WORK_GROUP_SIZE)
+        return clprim_fail_cl(ctx, err,
+                              "%s: the device refused work-groups of %zu (see clprim_set_tuning or "
+                              "$CLPRIM_TUNING)",
+                              what, local);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "%s: enqueueing %zu work-groups of %zu", what, groups, local);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_event *done)
+{
+    if (!done)
+        return CLPRIM_SUCCESS;
+    cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, done);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "enqueueing the marker of an empty call");
+    return CLPRIM_SUCCESS;
+}

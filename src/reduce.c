@@ -1,0 +1,78 @@
+/* Reduce: pass 1 of the scan (one partial per work-group), then one work-group
+ * folds the partials; the value is read back to the host. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* What an empty reduction returns: the operator's identity in the element type. */
+static void write_identity(clprim_type t, clprim_op op, void *out)
+{
+    const clprim_type_info *type = clprim_type_info_of(t);
+    memset(out, 0, type->size);
+    if (op == CLPRIM_SUM)
+        return;
+    int lowest = op == CLPRIM_MAX;
+    switch (t) {
+    case CLPRIM_INT32: *(int32_t *)out = lowest ? INT32_MIN : INT32_MAX; break;
+    case CLPRIM_UINT32: *(uint32_t *)out = lowest ? 0 : UINT32_MAX; break;
+    case CLPRIM_INT64: *(int64_t *)out = lowest ? INT64_MIN : INT64_MAX; break;
+    case CLPRIM_UINT64: *(uint64_t *)out = lowest ? 0 : UINT64_MAX; break;
+    case CLPRIM_UINT8: *(uint8_t *)out = lowest ? 0 : UINT8_MAX; break;
+    case CLPRIM_FLOAT: *(float *)out = lowest ? -(float)INFINITY : (float)INFINITY; break;
+    case CLPRIM_DOUBLE: *(double *)out = lowest ? -(double)INFINITY : (double)INFINITY; break;
+    }
+}
+
+clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
+                            size_t n, void *result)
+{
+    const clprim_type_info *type;
+    clprim_status s = clprim_check_context(ctx, "clprim_reduce");
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_type(ctx, t, &type);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_op(ctx, op);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, 0);
+    if (s == CLPRIM_SUCCESS && !result)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    if (n == 0) {
+        write_identity(t, op, result);
+        return CLPRIM_SUCCESS;
+    }
+
+    char options[256] = "";
+    clprim_kernel_options(ctx, type, (int)op, options, sizeof options);
+    cl_kernel reduce;
+    s = clprim_get_kernel(ctx, "reduce.cl", options, "reduce_chunks", &reduce);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    clprim_split split = clprim_split_range(&ctx->tuning, n);
+    cl_mem scratch;
+    s = clprim_scratch(ctx, (split.groups + 1) * type->size, &scratch);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+
+    cl_ulong count = n, src_offset = offset, partials = 0, answer = split.groups > 1 ? split.groups : 0;
+    const clprim_arg pass1[] = {CLPRIM_ARG(src),         CLPRIM_ARG(src_offset), CLPRIM_ARG(count),
+                                CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),    CLPRIM_ARG(partials)};
+    s = clprim_launch(ctx, reduce, "reduce pass 1 (reduce_chunks)", split.groups, pass1, 6, NULL);
+    if (s == CLPRIM_SUCCESS && split.groups > 1) {
+        /* One work-group folds the partials; its chunk covers them all. */
+        cl_ulong groups = split.groups;
+        const clprim_arg pass2[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(groups),
+                                    CLPRIM_ARG(groups),  CLPRIM_ARG(scratch),  CLPRIM_ARG(answer)};
+        s = clprim_launch(ctx, reduce, "reduce pass 2 (reduce_chunks)", 1, pass2, 6, NULL);
+    }
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    cl_int err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, answer * type->size, type->size, result, 0,
+                                     NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "reading the reduction back");
+    return CLPRIM_SUCCESS;
+}

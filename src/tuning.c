@@ -1,0 +1,130 @@
+/* How the multi-work-group kernels split their work, per device class.
+ *
+ * One table, ordered from the most specific class to the default. Each entry
+ * carries the measurement that chose it (see BENCHMARKS.md for the runs).
+ * groups_per_cu multiplies the device's compute units to give the grid size. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *vendor;       /* substring of CL_DEVICE_VENDOR, NULL for any */
+    cl_device_type type;      /* CL_DEVICE_TYPE_ALL for any */
+    size_t work_group_size;
+    size_t items_per_thread;
+    size_t groups_per_cu;
+} tuning_entry;
+
+static const tuning_entry table[] = {
+    /* H100: 256 x 8 with 4 groups per SM keeps every SM busy with two
+     * resident groups while the grid stays small enough for one partials pass. */
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4},
+    /* AMD wavefronts are 64 wide; 256-wide groups are four wavefronts. Not yet
+     * measured on AMD hardware: the NVIDIA shape is the starting point. */
+    {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4},
+    {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4},
+    /* CPUs (PoCL): a work-group runs as a loop on one core, so few long
+     * work-groups with long sequential runs per work-item are what counts. */
+    {NULL, CL_DEVICE_TYPE_CPU, 64, 16, 2},
+    /* Anything else: a conservative GPU shape. */
+    {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4},
+};
+
+static int is_power_of_two(size_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+/* Local memory the scan kernel needs: a padded tile (PADDED_TILE in cl/common.cl)
+ * and one value per work-item, at the widest element size. */
+static cl_ulong local_bytes_needed(const clprim_tuning *t)
+{
+    cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
+    return (tile + tile / 32 + t->work_group_size) * 8u;
+}
+
+clprim_tuning clprim_default_tuning(const clprim_context *ctx)
+{
+    const tuning_entry *e = &table[sizeof table / sizeof table[0] - 1];
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const tuning_entry *c = &table[i];
+        if (c->vendor && !strstr(ctx->device_vendor, c->vendor))
+            continue;
+        if (c->type != CL_DEVICE_TYPE_ALL && !(ctx->device_type & c->type))
+            continue;
+        e = c;
+        break;
+    }
+    clprim_tuning t = {e->work_group_size, e->items_per_thread, e->groups_per_cu * ctx->compute_units};
+    /* Shrink to what the device allows, keeping powers of two. */
+    while (t.work_group_size > 1 && t.work_group_size > ctx->max_work_group_size)
+        t.work_group_size /= 2;
+    while (t.items_per_thread > 1 && local_bytes_needed(&t) > ctx->local_mem_size)
+        t.items_per_thread /= 2;
+    while (t.work_group_size > 1 && local_bytes_needed(&t) > ctx->local_mem_size)
+        t.work_group_size /= 2;
+    return t;
+}
+
+clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *want,
+                                    const clprim_tuning *base, clprim_tuning *out)
+{
+    clprim_tuning t = *base;
+    if (want->work_group_size)
+        t.work_group_size = want->work_group_size;
+    if (want->items_per_thread)
+        t.items_per_thread = want->items_per_thread;
+    if (want->groups)
+        t.groups = want->groups;
+    if (!is_power_of_two(t.work_group_size) || t.work_group_size > ctx->max_work_group_size)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "work_group_size %zu must be a power of two no larger than %zu on %s",
+                           t.work_group_size, ctx->max_work_group_size, ctx->device_name);
+    if (t.items_per_thread > 1024)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "items_per_thread %zu is above 1024",
+                           t.items_per_thread);
+    if (t.groups > 65536)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "groups %zu is above 65536", t.groups);
+    if (local_bytes_needed(&t) > ctx->local_mem_size)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "work_group_size %zu x items_per_thread %zu needs %llu bytes of local memory; "
+                           "%s has %llu",
+                           t.work_group_size, t.items_per_thread,
+                           (unsigned long long)local_bytes_needed(&t), ctx->device_name,
+                           (unsigned long long)ctx->local_mem_size);
+    *out = t;
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const clprim_tuning *base,
+                                  clprim_tuning *out)
+{
+    clprim_tuning want = {0, 0, 0};
+    const char *p = text;
+    while (*p) {
+        char key[16];
+        unsigned long long value;
+        int used = 0;
+        if (sscanf(p, "%15[a-z_]=%llu%n", key, &value, &used) != 2 || value == 0)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "cannot read tuning \"%s\" at \"%s\": expected wg=N,items=N,groups=N with N > 0",
+                               text, p);
+        if (!strcmp(key, "wg"))
+            want.work_group_size = (size_t)value;
+        else if (!strcmp(key, "items"))
+            want.items_per_thread = (size_t)value;
+        else if (!strcmp(key, "groups"))
+            want.groups = (size_t)value;
+        else
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "unknown tuning key \"%s\" in \"%s\" (known: wg, items, groups)", key, text);
+        p += used;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "unexpected \"%s\" in tuning \"%s\"", p, text);
+    }
+    return clprim_resolve_tuning(ctx, &want, base, out);
+}
