@@ -54,6 +54,11 @@ struct clprim_context {
 
     char *error; /* last failure's message, "" after success */
     cl_int cl_error;
+
+    /* While profiling (clprim bench), every launch keeps its event here. */
+    int profiling;
+    cl_event profiled[64];
+    size_t nprofiled;
 };
 
 /* ---- Errors (error.c) ---- */
@@ -122,6 +127,11 @@ typedef struct {
  * event of the launch goes to *event when event is not NULL. */
 clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
                             const clprim_arg *args, size_t nargs, cl_event *event);
+
+/* Device time of the calls made between begin and end, from the first kernel's
+ * start to the last one's end (waits for them). For benchmarks. */
+void clprim_profile_begin(clprim_context *ctx);
+clprim_status clprim_profile_end(clprim_context *ctx, double *seconds);
 
 /* For calls with nothing to do: *done, when asked for, still gets an event
  * (a marker), so callers can wait on it as on any other. */

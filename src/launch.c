@@ -11,7 +11,18 @@ clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *w
     }
     size_t local = ctx->tuning.work_group_size;
     size_t global = groups * local;
-    cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event);
+    cl_event kept = NULL;
+    int keep = ctx->profiling && ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL,
+                                        event || keep ? &kept : NULL);
+    if (err == CL_SUCCESS && keep) {
+        clRetainEvent(kept);
+        ctx->profiled[ctx->nprofiled++] = kept;
+    }
+    if (err == CL_SUCCESS && event)
+        *event = kept;
+    else if (kept)
+        clReleaseEvent(kept);
     if (err == CL_INVALID_WORK_GROUP_SIZE)
         return clprim_fail_cl(ctx, err,
                               "%s: the device refused work-groups of %zu (see clprim_set_tuning or "
@@ -29,5 +40,35 @@ clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_event *done)
     cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, done);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "enqueueing the marker of an empty call");
+    return CLPRIM_SUCCESS;
+}
+
+void clprim_profile_begin(clprim_context *ctx)
+{
+    ctx->profiling = 1;
+    ctx->nprofiled = 0;
+}
+
+clprim_status clprim_profile_end(clprim_context *ctx, double *seconds)
+{
+    ctx->profiling = 0;
+    cl_ulong first = 0, last = 0;
+    cl_int err = ctx->nprofiled ? clWaitForEvents((cl_uint)ctx->nprofiled, ctx->profiled) : CL_SUCCESS;
+    for (size_t i = 0; i < ctx->nprofiled; i++) {
+        cl_ulong start = 0, end = 0;
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        if (i == 0 || start < first)
+            first = start;
+        if (end > last)
+            last = end;
+        clReleaseEvent(ctx->profiled[i]);
+    }
+    ctx->nprofiled = 0;
+    *seconds = last > first ? (double)(last - first) * 1e-9 : 0.0;
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "reading profiling events");
     return CLPRIM_SUCCESS;
 }

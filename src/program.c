@@ -96,7 +96,7 @@ static clprim_status find_kernel_dir(clprim_context *ctx, const char *file, char
                 if (is_file(path))
                     return CLPRIM_SUCCESS;
                 size_t used = strlen(tried);
-                snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", dir);
+                snprintf(tried + used, sizeof tried - used, "%s%.1000s", used ? ", " : "", dir);
             }
             p += len;
             if (*p == ':')
@@ -112,7 +112,7 @@ static clprim_status find_kernel_dir(clprim_context *ctx, const char *file, char
             return CLPRIM_SUCCESS;
         }
         size_t used = strlen(tried);
-        snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", builtin[i]);
+        snprintf(tried + used, sizeof tried - used, "%s%.1000s", used ? ", " : "", builtin[i]);
     }
     return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND,
                        "kernel file %s not found; searched $CLPRIM_KERNEL_PATH, then: %s", file, tried);

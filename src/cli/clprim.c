@@ -1,1 +1,62 @@
-int main(void) { return 0; }
+/* `clprim`: the command-line tool. Each subcommand lives in its own cmd_<name>.c. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} command;
+
+static const command commands[] = {
+    {"devices", cmd_devices, "devices                 every OpenCL platform and device, and the one picked"},
+    {"demo", cmd_demo, "demo [--device D]       every primitive on generated data, checked against the CPU"},
+};
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: clprim COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(to, "  %s\n", commands[i].usage);
+    fprintf(to, "\nThe device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
+                "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n");
+}
+
+clprim_context *cli_open(const char *device)
+{
+    clprim_context *ctx;
+    clprim_status s = clprim_create(&ctx, device);
+    if (s != CLPRIM_SUCCESS) {
+        fprintf(stderr, "clprim: %s: %s\n", clprim_status_name(s), clprim_last_error(NULL));
+        return NULL;
+    }
+    return ctx;
+}
+
+double cli_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("clprim %s\n", CLPRIM_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "clprim: unknown command \"%s\"\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,18 @@
+/* The subcommands of `clprim`: one file each, cmd_<name>.c. */
+#ifndef CLPRIM_CLI_COMMANDS_H
+#define CLPRIM_CLI_COMMANDS_H
+
+#include "clprim.h"
+
+/* Each returns the process exit code: 0 on success, 1 on failure, 2 on bad usage. */
+int cmd_devices(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* Opens the context for a command: --device SPEC if given, else the default.
+ * Prints the failure and returns NULL. */
+clprim_context *cli_open(const char *device);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+#endif

@@ -1,0 +1,43 @@
+/* Workloads: one primitive on generated data, with its one-thread C loop and its
+ * check. `clprim demo` runs each once at one size; `clprim bench` sweeps sizes. */
+#ifndef CLPRIM_CLI_WORKLOAD_H
+#define CLPRIM_CLI_WORKLOAD_H
+
+#include "clprim.h"
+
+typedef struct workload workload;
+
+typedef struct {
+    const char *name;                           /* "scan-exclusive" */
+    int (*prepare)(workload *w);                /* host and device data for w->n; 0 on failure */
+    clprim_status (*run)(workload *w);          /* enqueue the primitive once */
+    void (*cpu)(workload *w);                   /* the same job in a one-thread C loop */
+    int (*check)(workload *w, char *why, size_t size); /* device result vs the C loop's */
+    double (*bytes)(const workload *w);         /* fewest bytes the primitive must move */
+} workload_kind;
+
+struct workload {
+    const workload_kind *kind;
+    clprim_context *ctx;
+    cl_context cl;
+    clprim_type type;
+    size_t n, elem;
+    void *in, *out, *expect; /* host: input, device result read back, C loop's result */
+    cl_mem in_buf, out_buf;
+    unsigned char value[16]; /* a scalar result (reduce) */
+};
+
+/* Known workloads, NULL-terminated. */
+extern const workload_kind *const workload_kinds[];
+const workload_kind *workload_find(const char *name);
+
+/* Sets up w (kind, ctx, type, n); 0 on failure with a message on stderr. */
+int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n);
+void workload_release(workload *w);
+/* Reads the device result back into w->out where the kind has one. */
+int workload_fetch(workload *w);
+
+const char *workload_type_name(clprim_type t);
+int workload_parse_type(const char *name, clprim_type *t);
+
+#endif
