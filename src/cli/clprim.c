@@ -14,6 +14,7 @@ typedef struct {
 static const command commands[] = {
     {"devices", cmd_devices, "devices                 every OpenCL platform and device, and the one picked"},
     {"demo", cmd_demo, "demo [--device D]       every primitive on generated data, checked against the CPU"},
+    {"bench", cmd_bench, "bench [--device D] ...  time every primitive over a sweep of sizes (--help)"},
 };
 
 static void usage(FILE *to)

@@ -7,6 +7,7 @@
 /* Each returns the process exit code: 0 on success, 1 on failure, 2 on bad usage. */
 int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* Opens the context for a command: --device SPEC if given, else the default.
  * Prints the failure and returns NULL. */
