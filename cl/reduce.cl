@@ -20,12 +20,15 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     T acc = IDENTITY;
-    for (ulong base = begin; base < end; base += TILE) {
-        for (uint k = 0; k < ITEMS; k++) {
-            const ulong i = base + k * WG + lid;
-            if (i < end)
-                acc = COMBINE(acc, src[i]);
-        }
+    ulong base = begin;
+    /* Whole tiles need no bounds checks, so their loads can all be in flight. */
+    for (; base + TILE <= end; base += TILE)
+        for (uint k = 0; k < ITEMS; k++)
+            acc = COMBINE(acc, src[base + k * WG + lid]);
+    for (uint k = 0; k < ITEMS; k++) {
+        const ulong i = base + k * WG + lid;
+        if (i < end)
+            acc = COMBINE(acc, src[i]);
     }
     const T total = wg_reduce(acc, buf);
     if (lid == 0)

@@ -1,34 +1,54 @@
 /* Pass 3 of the multi-work-group scan (DESIGN.md): each work-group scans its
- * chunk tile by tile, seeded with the scanned partial of the chunks before it. */
+ * chunk tile by tile, seeded with the combination of every element before it. */
 #include "common.cl"
 
 #ifndef COMBINE
 #error "scan.cl needs an operator: define OP_SUM, OP_MIN or OP_MAX"
 #endif
 
-/* Work-group g scans elements [g * chunk, min(n, (g + 1) * chunk)). With
- * use_seeds, seeds[g] is the combination of every element before the chunk (pass
- * 2 wrote it); without, the chunk is the whole input. src == dst is safe: a tile
- * is read whole into local memory before any of it is written back. */
+/* Where a work-group's seed comes from (the host's seed_mode). */
+#define SEED_NONE 0    /* one chunk: the whole input */
+#define SEED_FOLD 1    /* fold partials[0, g) of pass 1: few partials, no pass 2 */
+#define SEED_SCANNED 2 /* partials[g] already holds the exclusive scan (pass 2) */
+
+/* Work-group g scans elements [g * chunk, min(n, (g + 1) * chunk)). src == dst is
+ * safe: a tile is read whole into local memory before any of it is written back. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset,
-                 ulong n, ulong chunk, __global const T *seeds, ulong seeds_offset,
-                 int use_seeds, int exclusive)
+                 ulong n, ulong chunk, __global const T *partials, ulong partials_offset,
+                 int seed_mode, int exclusive)
 {
     __local T tile[PADDED_TILE];
     __local T sums[WG];
     const uint lid = get_local_id(0);
-    const ulong begin = get_group_id(0) * chunk;
+    const uint g = get_group_id(0);
+    const ulong begin = g * chunk;
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     dst += dst_offset;
-    T carry = use_seeds ? seeds[seeds_offset + get_group_id(0)] : IDENTITY;
+    partials += partials_offset;
+
+    T carry = IDENTITY;
+    if (seed_mode == SEED_FOLD) {
+        T acc = IDENTITY;
+        for (uint i = lid; i < g; i += WG)
+            acc = COMBINE(acc, partials[i]);
+        carry = wg_reduce(acc, sums);
+    } else if (seed_mode == SEED_SCANNED) {
+        carry = partials[g];
+    }
 
     for (ulong base = begin; base < end; base += TILE) {
-        /* Coalesced load: neighbouring work-items read neighbouring elements. */
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
+        /* Coalesced load: neighbouring work-items read neighbouring elements.
+         * Whole tiles skip the bounds checks. */
+        if (base + TILE <= end) {
+            for (uint k = 0; k < ITEMS; k++)
+                tile[PAD(k * WG + lid)] = src[base + k * WG + lid];
+        } else {
+            for (uint k = 0; k < ITEMS; k++) {
+                const uint j = k * WG + lid;
+                tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -48,10 +68,15 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            if (base + j < end)
-                dst[base + j] = tile[PAD(j)];
+        if (base + TILE <= end) {
+            for (uint k = 0; k < ITEMS; k++)
+                dst[base + k * WG + lid] = tile[PAD(k * WG + lid)];
+        } else {
+            for (uint k = 0; k < ITEMS; k++) {
+                const uint j = k * WG + lid;
+                if (base + j < end)
+                    dst[base + j] = tile[PAD(j)];
+            }
         }
         carry = COMBINE(carry, total);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */

@@ -1,7 +1,11 @@
-/* Scan: the three-pass multi-work-group algorithm of DESIGN.md.
+/* Scan: the multi-work-group algorithm of DESIGN.md.
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
- *   2. the G partials are scanned (exclusive) by this same driver, recursively;
- *   3. scan_chunks: each work-group scans its chunk seeded with its partial.
+ *   2. when G partials do not fit one tile, they are scanned (exclusive) by this
+ *      same driver, recursively;
+ *   3. scan_chunks: each work-group scans its chunk from its seed: the scanned
+ *      partial, or, when G fits one tile, the fold of the partials before it,
+ *      which it computes itself (G^2/2 reads of a few hundred values cost less
+ *      than the launch of pass 2).
  * Kernel launches order the passes: no work-group ever waits on another. */
 #include "internal.h"
 
@@ -30,14 +34,29 @@ clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n)
     return split;
 }
 
+/* Seed modes of scan_chunks (cl/scan.cl). */
+enum { SEED_NONE, SEED_FOLD, SEED_SCANNED };
+
+static int seed_mode(const clprim_tuning *tuning, const clprim_split *split)
+{
+    if (split->groups == 1)
+        return SEED_NONE;
+    return split->groups <= tuning->work_group_size * tuning->items_per_thread ? SEED_FOLD : SEED_SCANNED;
+}
+
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size)
 {
     size_t bytes = 0;
-    for (clprim_split s = clprim_split_range(tuning, n); s.groups > 1; s = clprim_split_range(tuning, n)) {
+    for (;;) {
+        clprim_split s = clprim_split_range(tuning, n);
+        int mode = seed_mode(tuning, &s);
+        if (mode == SEED_NONE)
+            return bytes;
         bytes += align_up(s.groups * elem_size);
+        if (mode == SEED_FOLD)
+            return bytes;
         n = s.groups;
     }
-    return bytes;
 }
 
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
@@ -56,22 +75,22 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
 
     clprim_split split = clprim_split_range(&ctx->tuning, n);
     cl_ulong count = n;
-    cl_int excl = exclusive != 0, use_seeds = split.groups > 1;
+    cl_int excl = exclusive != 0, mode = seed_mode(&ctx->tuning, &split);
     cl_ulong partials = scratch_offset / type->size; /* in elements */
-    if (use_seeds) {
+    if (mode != SEED_NONE) {
         const clprim_arg pass1[] = {CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(count),
                                     CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials)};
         s = clprim_launch(ctx, reduce, "scan pass 1 (reduce_chunks)", split.groups, pass1, 6, NULL);
-        if (s == CLPRIM_SUCCESS)
+        if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
             s = clprim_scan_device(ctx, type, op, 1, scratch, partials, scratch, partials, split.groups,
                                    scratch, scratch_offset + align_up(split.groups * type->size), NULL);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
-    cl_mem seeds = use_seeds ? scratch : src; /* unread without seeds, but must be a buffer */
+    cl_mem seeds = mode != SEED_NONE ? scratch : src; /* unread without seeds, but must be a buffer */
     const clprim_arg pass3[] = {CLPRIM_ARG(src),         CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
                                 CLPRIM_ARG(dst_offset),  CLPRIM_ARG(count),      CLPRIM_ARG(split.chunk),
-                                CLPRIM_ARG(seeds),       CLPRIM_ARG(partials),   CLPRIM_ARG(use_seeds),
+                                CLPRIM_ARG(seeds),       CLPRIM_ARG(partials),   CLPRIM_ARG(mode),
                                 CLPRIM_ARG(excl)};
     return clprim_launch(ctx, scan, "scan pass 3 (scan_chunks)", split.groups, pass3, 10, done);
 }
