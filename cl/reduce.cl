@@ -21,6 +21,20 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
     src += src_offset;
     T acc = IDENTITY;
     ulong base = begin;
+#if WG == 1
+    /* The CPU shape: eight independent lanes let the compiler use vector adds
+     * without reassociating any one lane (floats stay deterministic). */
+    T lane[8];
+    for (uint k = 0; k < 8; k++)
+        lane[k] = IDENTITY;
+    for (; base + 8 <= end; base += 8)
+        for (uint k = 0; k < 8; k++)
+            lane[k] = COMBINE(lane[k], src[base + k]);
+    for (uint k = 0; k < 8; k++)
+        acc = COMBINE(acc, lane[k]);
+    for (; base < end; base++)
+        acc = COMBINE(acc, src[base]);
+#else
     /* Whole tiles need no bounds checks, so their loads can all be in flight. */
     for (; base + TILE <= end; base += TILE)
         for (uint k = 0; k < ITEMS; k++)
@@ -30,6 +44,7 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
         if (i < end)
             acc = COMBINE(acc, src[i]);
     }
+#endif
     const T total = wg_reduce(acc, buf);
     if (lid == 0)
         partials[partials_offset + get_group_id(0)] = total;

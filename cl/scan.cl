@@ -38,6 +38,15 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         carry = partials[g];
     }
 
+#if WG == 1
+    /* The CPU shape: one work-item per group runs its chunk as a plain loop,
+     * with no local memory and no barriers between it and the data. */
+    for (ulong i = begin; i < end; i++) {
+        const T inclusive = COMBINE(carry, src[i]);
+        dst[i] = exclusive ? carry : inclusive;
+        carry = inclusive;
+    }
+#else
     for (ulong base = begin; base < end; base += TILE) {
         /* Coalesced load: neighbouring work-items read neighbouring elements.
          * Whole tiles skip the bounds checks. */
@@ -81,4 +90,5 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         carry = COMBINE(carry, total);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
+#endif
 }

@@ -18,16 +18,20 @@ typedef struct {
 } tuning_entry;
 
 static const tuning_entry table[] = {
-    /* H100: 256 x 8 with 4 groups per SM keeps every SM busy with two
-     * resident groups while the grid stays small enough for one partials pass. */
+    /* H100 (BENCHMARKS.md, v2): 256 x 8 x 4 per SM gave scan 1.57 and reduce
+     * 0.50 of a copy at 2^28 int32; of eight other shapes swept, none was better
+     * by more than the noise (wg 128-512, items 4-16, 2-8 groups per SM). */
     {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4},
     /* AMD wavefronts are 64 wide; 256-wide groups are four wavefronts. Not yet
      * measured on AMD hardware: the NVIDIA shape is the starting point. */
     {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4},
     {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4},
-    /* CPUs (PoCL): a work-group runs as a loop on one core, so few long
-     * work-groups with long sequential runs per work-item are what counts. */
-    {NULL, CL_DEVICE_TYPE_CPU, 64, 16, 2},
+    /* CPUs (PoCL): a work-group runs as a loop on one core. One work-item per
+     * group selects the kernels' sequential CPU path (WG == 1), one group per
+     * core: on 2 cores at 2^24 int32 this took scan from 0.2x to 1.3x the
+     * one-thread C loop (64 x 16 x 2 groups before); 4 or 8 groups per core were
+     * slower. items sets only the granularity of the chunks. */
+    {NULL, CL_DEVICE_TYPE_CPU, 1, 1024, 1},
     /* Anything else: a conservative GPU shape. */
     {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4},
 };
@@ -82,6 +86,12 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                            "work_group_size %zu must be a power of two no larger than %zu on %s",
                            t.work_group_size, ctx->max_work_group_size, ctx->device_name);
+    /* A tile of one element would give the partials as many groups as elements,
+     * and the recursion over partials would never end. */
+    if (t.work_group_size * t.items_per_thread < 2)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "work_group_size %zu x items_per_thread %zu: a tile must hold at least 2 elements",
+                           t.work_group_size, t.items_per_thread);
     if (t.items_per_thread > 1024)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "items_per_thread %zu is above 1024",
                            t.items_per_thread);
