@@ -1,0 +1,428 @@
+/* The shared test harness: see harness.h. */
+#define _GNU_SOURCE /* strcasestr, nftw */
+#include "harness.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- Devices ---- */
+
+#define MAX_DEVICES 16
+static char *device_specs[MAX_DEVICES];
+static size_t device_total;
+static int devices_parsed;
+
+static void parse_devices(void)
+{
+    if (devices_parsed)
+        return;
+    devices_parsed = 1;
+    const char *env = getenv("CLPRIM_TEST_DEVICES");
+    if (env && *env) {
+        char *copy = strdup(env);
+        ck_assert_msg(copy != NULL, "out of memory");
+        char *save = NULL;
+        for (char *tok = strtok_r(copy, ";", &save); tok && device_total < MAX_DEVICES;
+             tok = strtok_r(NULL, ";", &save)) {
+            while (*tok == ' ')
+                tok++;
+            if (*tok)
+                device_specs[device_total++] = strdup(tok);
+        }
+        free(copy);
+    }
+    if (device_total == 0)
+        device_specs[device_total++] = strdup("cpu");
+}
+
+size_t harness_device_count(void)
+{
+    parse_devices();
+    return device_total;
+}
+
+const char *harness_device_spec(size_t i)
+{
+    parse_devices();
+    ck_assert_msg(i < device_total, "device index %zu of %zu", i, device_total);
+    return device_specs[i];
+}
+
+clprim_context *harness_context(size_t i)
+{
+    const char *spec = harness_device_spec(i);
+    clprim_context *ctx = NULL;
+    clprim_status s = clprim_create(&ctx, spec);
+    ck_assert_msg(s == CLPRIM_SUCCESS && ctx != NULL, "clprim_create(\"%s\"): %s: %s", spec,
+                  clprim_status_name(s), clprim_last_error(NULL));
+    return ctx;
+}
+
+cl_context harness_cl_context(clprim_context *ctx)
+{
+    ck_assert_ptr_nonnull(ctx);
+    return ctx->context;
+}
+
+/* ---- Random data ---- */
+
+static uint64_t seed_value;
+static int seed_known;
+
+uint64_t harness_seed(void)
+{
+    if (seed_known)
+        return seed_value;
+    const char *env = getenv("CLPRIM_TEST_SEED");
+    if (env && *env) {
+        seed_value = strtoull(env, NULL, 0);
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed_value = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    }
+    seed_known = 1;
+    fprintf(stderr, "seed: %" PRIu64 " (set CLPRIM_TEST_SEED to repeat)\n", seed_value);
+    return seed_value;
+}
+
+uint64_t harness_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void harness_fill_random(clprim_type t, void *data, size_t n, uint64_t *state)
+{
+    switch (t) {
+    case CLPRIM_INT32:
+    case CLPRIM_UINT32: {
+        uint32_t *p = data;
+        for (size_t i = 0; i < n; i++)
+            p[i] = (uint32_t)(harness_rand(state) >> 32);
+        break;
+    }
+    case CLPRIM_INT64:
+    case CLPRIM_UINT64: {
+        uint64_t *p = data;
+        for (size_t i = 0; i < n; i++)
+            p[i] = harness_rand(state);
+        break;
+    }
+    case CLPRIM_UINT8: {
+        uint8_t *p = data;
+        for (size_t i = 0; i < n; i++)
+            p[i] = (uint8_t)(harness_rand(state) >> 56);
+        break;
+    }
+    case CLPRIM_FLOAT: {
+        float *p = data;
+        for (size_t i = 0; i < n; i++) /* 24 random bits: exactly representable steps */
+            p[i] = (float)((double)(harness_rand(state) >> 40) * (2000.0 / 16777216.0) - 1000.0);
+        break;
+    }
+    case CLPRIM_DOUBLE: {
+        double *p = data;
+        for (size_t i = 0; i < n; i++)
+            p[i] = (double)(harness_rand(state) >> 11) * (2000.0 / 9007199254740992.0) - 1000.0;
+        break;
+    }
+    default:
+        ck_abort_msg("harness_fill_random: unknown type %d", (int)t);
+    }
+}
+
+/* ---- Buffers ---- */
+
+void *harness_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    ck_assert_msg(p != NULL, "out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+cl_mem harness_buffer_flags(clprim_context *ctx, cl_mem_flags flags, size_t bytes, const void *init)
+{
+    ck_assert_ptr_nonnull(ctx);
+    size_t size = bytes ? bytes : 1; /* OpenCL has no empty buffers */
+    void *fill = NULL;
+    if (!init) {
+        fill = harness_malloc(size);
+        memset(fill, HARNESS_SENTINEL, size);
+    } else if (size != bytes) {
+        fill = harness_malloc(size);
+        memset(fill, HARNESS_SENTINEL, size);
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem buf = clCreateBuffer(ctx->context, flags | CL_MEM_COPY_HOST_PTR, size,
+                                fill ? fill : (void *)init, &err);
+    free(fill);
+    ck_assert_msg(err == CL_SUCCESS && buf != NULL, "clCreateBuffer(%zu bytes): %s (%d)", size,
+                  clprim_cl_error_name(err), (int)err);
+    return buf;
+}
+
+cl_mem harness_buffer(clprim_context *ctx, size_t bytes, const void *init)
+{
+    return harness_buffer_flags(ctx, CL_MEM_READ_WRITE, bytes, init);
+}
+
+void harness_read(clprim_context *ctx, cl_mem buf, size_t offset_bytes, size_t bytes, void *out)
+{
+    if (bytes == 0)
+        return;
+    cl_int err = clEnqueueReadBuffer(clprim_queue(ctx), buf, CL_TRUE, offset_bytes, bytes, out, 0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer(offset %zu, %zu bytes): %s (%d)", offset_bytes, bytes,
+                  clprim_cl_error_name(err), (int)err);
+}
+
+int harness_all_sentinel(const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i] != HARNESS_SENTINEL)
+            return 0;
+    return 1;
+}
+
+void harness_assert_error(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle)
+{
+    const char *msg = clprim_last_error(ctx);
+    ck_assert_msg(got == want, "status %s, want %s (message: \"%s\")", clprim_status_name(got),
+                  clprim_status_name(want), msg ? msg : "(null)");
+    ck_assert_msg(msg != NULL, "clprim_last_error returned NULL");
+    if (want != CLPRIM_SUCCESS)
+        ck_assert_msg(*msg != '\0', "%s with an empty message", clprim_status_name(got));
+    if (needle)
+        ck_assert_msg(strcasestr(msg, needle) != NULL, "message \"%s\" does not mention \"%s\"", msg, needle);
+}
+
+/* ---- Environment ---- */
+
+#define MAX_ENV 32
+static struct {
+    char *name;
+    char *old; /* NULL: was unset */
+} saved_env[MAX_ENV];
+static size_t saved_count;
+
+void harness_env_set(const char *name, const char *value)
+{
+    size_t i;
+    for (i = 0; i < saved_count; i++)
+        if (strcmp(saved_env[i].name, name) == 0)
+            break;
+    if (i == saved_count) {
+        ck_assert_msg(saved_count < MAX_ENV, "too many environment changes");
+        const char *old = getenv(name);
+        saved_env[i].name = strdup(name);
+        saved_env[i].old = old ? strdup(old) : NULL;
+        saved_count++;
+    }
+    if (value)
+        ck_assert_int_eq(setenv(name, value, 1), 0);
+    else
+        ck_assert_int_eq(unsetenv(name), 0);
+}
+
+void harness_env_restore(void)
+{
+    while (saved_count > 0) {
+        saved_count--;
+        if (saved_env[saved_count].old)
+            setenv(saved_env[saved_count].name, saved_env[saved_count].old, 1);
+        else
+            unsetenv(saved_env[saved_count].name);
+        free(saved_env[saved_count].name);
+        free(saved_env[saved_count].old);
+    }
+}
+
+/* ---- Temporary folders ---- */
+
+char *harness_tempdir(const char *tag)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    size_t len = strlen(base) + strlen(tag) + 32;
+    char *path = harness_malloc(len);
+    snprintf(path, len, "%s/clprim-%s-XXXXXX", base, tag);
+    ck_assert_msg(mkdtemp(path) != NULL, "mkdtemp(%s): %s", path, strerror(errno));
+    return path;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void harness_rmtree(const char *path)
+{
+    if (path)
+        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- OpenCL object leaks ---- */
+
+void harness_release_checked(clprim_context *ctx)
+{
+    if (!ctx)
+        return;
+    cl_context cl = ctx->context;
+    ck_assert_int_eq(clFinish(ctx->queue), CL_SUCCESS);
+    ck_assert_int_eq(clRetainContext(cl), CL_SUCCESS);
+    clprim_release(ctx);
+    /* PoCL drops the references of finished commands from its own threads, a little
+     * after clFinish returns: wait up to 2 s for the count to settle. A leak never does. */
+    cl_uint refs = 0;
+    for (int waited_ms = 0;; waited_ms++) {
+        ck_assert_int_eq(clGetContextInfo(cl, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL), CL_SUCCESS);
+        if (refs <= 1 || waited_ms >= 2000)
+            break;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    ck_assert_msg(refs == 1,
+                  "after clprim_release the OpenCL context still has %u references beyond the test's own: "
+                  "buffers, programs, kernels or queues leaked",
+                  refs - 1);
+    clReleaseContext(cl);
+}
+
+void harness_assert_single_ref(cl_mem buf, const char *what)
+{
+    cl_uint refs = 0;
+    for (int waited_ms = 0;; waited_ms++) { /* as above: finished commands let go late */
+        ck_assert_int_eq(clGetMemObjectInfo(buf, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL), CL_SUCCESS);
+        if (refs <= 1 || waited_ms >= 2000)
+            break;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    ck_assert_msg(refs == 1, "%s has %u references after the call; the library kept %u", what, refs, refs - 1);
+}
+
+/* ---- Files ---- */
+
+const char *harness_kernel_source_dir(void)
+{
+#ifdef HARNESS_KERNEL_SOURCE_DIR
+    return HARNESS_KERNEL_SOURCE_DIR;
+#else
+    return CLPRIM_SOURCE_KERNEL_DIR;
+#endif
+}
+
+void harness_write_file(const char *path, const void *data, size_t bytes)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s: %s", path, strerror(errno));
+    ck_assert_msg(fwrite(data, 1, bytes, f) == bytes, "writing %s failed", path);
+    ck_assert_msg(fclose(f) == 0, "closing %s failed", path);
+}
+
+void *harness_read_file(const char *path, size_t *bytes)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s: %s", path, strerror(errno));
+    size_t cap = 4096, used = 0;
+    char *data = harness_malloc(cap + 1);
+    for (;;) {
+        if (used == cap) {
+            cap *= 2;
+            data = realloc(data, cap + 1);
+            ck_assert_ptr_nonnull(data);
+        }
+        size_t got = fread(data + used, 1, cap - used, f);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    ck_assert_msg(!ferror(f), "reading %s failed", path);
+    fclose(f);
+    data[used] = '\0';
+    if (bytes)
+        *bytes = used;
+    return data;
+}
+
+void harness_copy_file(const char *from, const char *to)
+{
+    size_t bytes;
+    void *data = harness_read_file(from, &bytes);
+    harness_write_file(to, data, bytes);
+    free(data);
+}
+
+/* ---- Tuning and levels ---- */
+
+int harness_scan_levels(const clprim_tuning *t, size_t n, size_t elem_size)
+{
+    int levels = 1;
+    size_t partial_bytes = 0, count = n;
+    for (clprim_split s = clprim_split_range(t, count); s.groups > 1; s = clprim_split_range(t, count)) {
+        ck_assert_msg(s.groups < count, "clprim_split_range(wg=%zu, items=%zu, groups=%zu, n=%zu) makes %zu groups: "
+                      "no progress", t->work_group_size, t->items_per_thread, t->groups, count, s.groups);
+        partial_bytes += s.groups * elem_size;
+        count = s.groups;
+        levels++;
+    }
+    size_t scratch = clprim_scan_scratch_bytes(t, n, elem_size);
+    ck_assert_msg((levels == 1) == (scratch == 0) && scratch >= partial_bytes,
+                  "n=%zu: %d levels with %zu bytes of partials, but clprim_scan_scratch_bytes says %zu", n,
+                  levels, partial_bytes, scratch);
+    return levels;
+}
+
+size_t harness_first_size_with_levels(const clprim_tuning *t, int levels, size_t limit)
+{
+    for (size_t n = 1; n <= limit; n++)
+        if (harness_scan_levels(t, n, 4) == levels)
+            return n;
+    return 0;
+}
+
+const char *harness_tuning_text(const clprim_context *ctx)
+{
+    static char text[96];
+    clprim_tuning t = clprim_get_tuning(ctx);
+    snprintf(text, sizeof text, "wg=%zu,items=%zu,groups=%zu", t.work_group_size, t.items_per_thread, t.groups);
+    return text;
+}
+
+void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups)
+{
+    clprim_tuning t = {wg, items, groups};
+    clprim_status s = clprim_set_tuning(ctx, &t);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "clprim_set_tuning(wg=%zu, items=%zu, groups=%zu): %s: %s", wg, items,
+                  groups, clprim_status_name(s), clprim_last_error(ctx));
+    clprim_tuning got = clprim_get_tuning(ctx);
+    ck_assert_msg(got.work_group_size == wg && got.items_per_thread == items && got.groups == groups,
+                  "clprim_get_tuning after clprim_set_tuning(%zu, %zu, %zu) gives %s", wg, items, groups,
+                  harness_tuning_text(ctx));
+}
+
+/* ---- Running ---- */
+
+int harness_run(Suite *s)
+{
+    harness_seed(); /* once, in the parent, before tests fork */
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,82 @@
+/* What every Check suite shares: the devices under test, seeded random data,
+ * buffers filled with a sentinel, and error assertions. */
+#ifndef CLPRIM_TESTS_HARNESS_H
+#define CLPRIM_TESTS_HARNESS_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clprim.h"
+#include "internal.h" /* tests link the static library and may use internals */
+
+/* Devices under test: $CLPRIM_TEST_DEVICES, ';'-separated device specs, default "cpu". */
+size_t harness_device_count(void);
+const char *harness_device_spec(size_t i);
+clprim_context *harness_context(size_t i); /* new context; ck_assert with the message on failure */
+cl_context harness_cl_context(clprim_context *ctx);
+
+/* Seed from $CLPRIM_TEST_SEED or the clock; printed once to stderr ("seed: N"). */
+uint64_t harness_seed(void);
+uint64_t harness_rand(uint64_t *state); /* splitmix64 */
+/* n random elements of type t: integers over their full range, floats in [-1000, 1000). */
+void harness_fill_random(clprim_type t, void *data, size_t n, uint64_t *state);
+
+#define HARNESS_SENTINEL 0xA5 /* fill byte of untouched outputs */
+/* A read-write buffer of `bytes`, filled from init, or with HARNESS_SENTINEL when init is NULL. */
+cl_mem harness_buffer(clprim_context *ctx, size_t bytes, const void *init);
+void harness_read(clprim_context *ctx, cl_mem buf, size_t offset_bytes, size_t bytes, void *out);
+int harness_all_sentinel(const void *data, size_t bytes);
+/* Asserts clprim_last_error(ctx) contains every non-NULL needle (case-insensitive). */
+void harness_assert_error(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle);
+
+/* Runs a suite (CK_NORMAL), returns the process exit code. */
+int harness_run(Suite *s);
+
+/* ---- Extras (not in the first API note; nothing above depends on them) ---- */
+
+/* Like harness_buffer with CL_MEM_READ_ONLY. */
+cl_mem harness_buffer_flags(clprim_context *ctx, cl_mem_flags flags, size_t bytes, const void *init);
+/* malloc that ck_asserts on failure (never NULL, even for 0 bytes). */
+void *harness_malloc(size_t bytes);
+/* Sets (value != NULL) or unsets an environment variable, remembering the old value;
+ * harness_env_restore() puts back everything changed since the last restore. */
+void harness_env_set(const char *name, const char *value);
+void harness_env_restore(void);
+/* A fresh empty folder under $TMPDIR (or /tmp); harness_rmtree removes a tree. */
+char *harness_tempdir(const char *tag);
+void harness_rmtree(const char *path);
+
+/* The source tree's cl/ folder (where the library finds kernels uninstalled). */
+const char *harness_kernel_source_dir(void);
+/* Releases ctx and asserts that no OpenCL object it made (or that a test forgot)
+ * outlived it: with one extra reference held across clprim_release, the
+ * cl_context's reference count must be back to 1. Implementations where buffers,
+ * programs, kernels and queues hold a reference to their context (PoCL) count
+ * every such object; elsewhere the check is weaker but never wrong. Release your
+ * own buffers first. */
+void harness_release_checked(clprim_context *ctx);
+/* Asserts a buffer has no reference beyond the caller's one. */
+void harness_assert_single_ref(cl_mem buf, const char *what);
+
+/* Whole-file helpers that ck_assert on failure. */
+void harness_write_file(const char *path, const void *data, size_t bytes);
+void *harness_read_file(const char *path, size_t *bytes); /* NUL-terminated; free() it */
+void harness_copy_file(const char *from, const char *to);
+
+/* Levels of the multi-work-group scan of n elements under tuning t (from
+ * clprim_split_range): 1 when one work-group does everything; 2 when there are
+ * partials but no more than a tile of them (pass 3 folds them itself); 3 or more
+ * when pass 2 scans the partials, recursively (3: the partials' own partials fit a
+ * tile, ...). Reduce: 1 is one pass, 2 or more two passes. Also
+ * asserts that clprim_scan_scratch_bytes agrees (no scratch for 1 level, room for
+ * every level's partials otherwise). */
+int harness_scan_levels(const clprim_tuning *t, size_t n, size_t elem_size);
+/* Smallest n in [1, limit] whose scan has exactly `levels` levels; 0 when none. */
+size_t harness_first_size_with_levels(const clprim_tuning *t, int levels, size_t limit);
+/* "wg=4,items=2,groups=64" for messages (a static buffer). */
+const char *harness_tuning_text(const clprim_context *ctx);
+/* clprim_set_tuning that must succeed. */
+void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups);
+
+#endif

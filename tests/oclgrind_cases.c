@@ -1,0 +1,174 @@
+/* One small scan or reduce, checked against the CPU reference, for running under
+ * oclgrind (tests/oclgrind.sh). The tuning comes from $CLPRIM_TUNING; the device
+ * from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind", so that a run outside oclgrind
+ * fails instead of passing on another device.
+ *
+ *   oclgrind_cases scan   TYPE OP inclusive|exclusive|inplace N [levels=L]
+ *   oclgrind_cases reduce TYPE OP N [levels=L]
+ *
+ * TYPE: int32 uint32 int64 uint64 float double uint8; OP: sum min max.
+ * levels=L asserts that the tuning splits N elements into exactly L levels of
+ * partials (1: one work-group; 2: partials scanned by one work-group; ...), so
+ * each case documents which passes it reaches. Inputs sit at an offset of 3
+ * elements with 2 more after them; dst at an offset of 1 with 2 more after it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clprim.h"
+#include "internal.h"
+#include "reference.h"
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "oclgrind_cases: %s\n", what);
+    return 1;
+}
+
+static int parse_type(const char *s, clprim_type *t)
+{
+    for (int i = 0; i < REFERENCE_TYPE_COUNT; i++)
+        if (!strcmp(s, reference_type_name((clprim_type)i)))
+            return *t = (clprim_type)i, 1;
+    return 0;
+}
+
+static int parse_op(const char *s, clprim_op *op)
+{
+    for (int i = 0; i < REFERENCE_OP_COUNT; i++)
+        if (!strcmp(s, reference_op_name((clprim_op)i)))
+            return *op = (clprim_op)i, 1;
+    return 0;
+}
+
+static int levels_of(const clprim_tuning *t, size_t n)
+{
+    int levels = 1;
+    for (clprim_split s = clprim_split_range(t, n); s.groups > 1 && levels < 64; s = clprim_split_range(t, n)) {
+        n = s.groups;
+        levels++;
+    }
+    return levels;
+}
+
+/* Every byte a deterministic pseudo-random value, so no input is uninitialised. */
+static void fill(clprim_type t, void *data, size_t n, uint64_t seed)
+{
+    unsigned char *p = data;
+    size_t es = reference_type_size(t);
+    for (size_t i = 0; i < n * es; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        p[i] = (unsigned char)(seed >> 56);
+    }
+    if (t == CLPRIM_FLOAT)
+        for (size_t i = 0; i < n; i++)
+            ((float *)data)[i] = (float)((int)(((unsigned char *)data)[i * 4] % 200) - 100) * 0.25f;
+    if (t == CLPRIM_DOUBLE)
+        for (size_t i = 0; i < n; i++)
+            ((double *)data)[i] = (double)((int)(((unsigned char *)data)[i * 8] % 200) - 100) * 0.125;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5)
+        return fail("usage: oclgrind_cases scan TYPE OP inclusive|exclusive|inplace N [levels=L]\n"
+                    "       oclgrind_cases reduce TYPE OP N [levels=L]");
+    const int is_scan = !strcmp(argv[1], "scan");
+    if (!is_scan && strcmp(argv[1], "reduce"))
+        return fail("the first argument is scan or reduce");
+    clprim_type t;
+    clprim_op op;
+    if (!parse_type(argv[2], &t) || !parse_op(argv[3], &op))
+        return fail("unknown type or operator");
+    int arg = 4, exclusive = 0, in_place = 0;
+    if (is_scan) {
+        exclusive = !strcmp(argv[arg], "exclusive");
+        in_place = !strcmp(argv[arg], "inplace");
+        if (!exclusive && !in_place && strcmp(argv[arg], "inclusive"))
+            return fail("mode: inclusive, exclusive or inplace");
+        arg++;
+    }
+    if (arg >= argc)
+        return fail("missing N");
+    const size_t n = strtoull(argv[arg++], NULL, 10);
+    int want_levels = 0;
+    if (arg < argc && sscanf(argv[arg], "levels=%d", &want_levels) != 1)
+        return fail("the last argument is levels=L");
+
+    const char *spec = getenv("CLPRIM_OCLGRIND_DEVICE");
+    clprim_context *ctx = NULL;
+    clprim_status s = clprim_create(&ctx, spec && *spec ? spec : "oclgrind");
+    if (s != CLPRIM_SUCCESS) {
+        fprintf(stderr, "oclgrind_cases: clprim_create: %s: %s\n", clprim_status_name(s), clprim_last_error(NULL));
+        return 1;
+    }
+    clprim_tuning tuning = clprim_get_tuning(ctx);
+    const int levels = levels_of(&tuning, n);
+    printf("%s %s %s %s n=%zu on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n", argv[1], argv[2], argv[3],
+           is_scan ? argv[4] : "", n, ctx->device_name, tuning.work_group_size, tuning.items_per_thread,
+           tuning.groups, levels);
+    int status = 0;
+    if (want_levels && levels != want_levels) {
+        fprintf(stderr, "oclgrind_cases: the tuning makes %d levels, the case wants %d\n", levels, want_levels);
+        status = 1;
+    }
+
+    const size_t es = reference_type_size(t), before = 3, after = 2, dst_before = in_place ? before : 1;
+    const size_t len = before + n + after, dst_len = dst_before + n + after;
+    unsigned char *src = malloc(len * es), *out = malloc(dst_len * es), *init = malloc(dst_len * es);
+    if (!src || !out || !init)
+        return fail("out of memory");
+    fill(t, src, len, 12345 + n);
+    memset(init, 0xA5, dst_len * es);
+    cl_int err;
+    cl_mem sbuf = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, len * es, src, &err);
+    cl_mem dbuf = in_place ? sbuf
+                           : clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, dst_len * es,
+                                            init, &err);
+    if (!sbuf || !dbuf)
+        return fail("clCreateBuffer failed");
+
+    char msg[1024] = "";
+    if (is_scan) {
+        s = clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, NULL);
+        if (s == CLPRIM_SUCCESS)
+            err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
+        if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
+            fprintf(stderr, "oclgrind_cases: clprim_scan: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
+            status = 1;
+        } else {
+            if (reference_check_scan(t, op, exclusive, src + before * es, out + dst_before * es, n, msg,
+                                     sizeof msg) != n) {
+                fprintf(stderr, "oclgrind_cases: wrong result: %s\n", msg);
+                status = 1;
+            }
+            const unsigned char *around = in_place ? src : init;
+            if (memcmp(out, around, dst_before * es) || memcmp(out + (dst_before + n) * es,
+                                                               around + (dst_before + n) * es, after * es)) {
+                fprintf(stderr, "oclgrind_cases: the scan wrote outside its range\n");
+                status = 1;
+            }
+        }
+    } else {
+        unsigned char result[16];
+        s = clprim_reduce(ctx, t, op, sbuf, before, n, result);
+        if (s != CLPRIM_SUCCESS) {
+            fprintf(stderr, "oclgrind_cases: clprim_reduce: %s: %s\n", clprim_status_name(s),
+                    clprim_last_error(ctx));
+            status = 1;
+        } else if (!reference_check_reduce(t, op, src + before * es, n, result, msg, sizeof msg)) {
+            fprintf(stderr, "oclgrind_cases: wrong result: %s\n", msg);
+            status = 1;
+        }
+    }
+    if (dbuf != sbuf)
+        clReleaseMemObject(dbuf);
+    clReleaseMemObject(sbuf);
+    clprim_release(ctx);
+    free(src);
+    free(out);
+    free(init);
+    if (status == 0)
+        printf("ok\n");
+    return status;
+}

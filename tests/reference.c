@@ -1,0 +1,339 @@
+/* CPU references: see reference.h. */
+#include "reference.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef union {
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+    float f;
+    double d;
+    uint8_t u8;
+} elem;
+
+size_t reference_type_size(clprim_type t)
+{
+    switch (t) {
+    case CLPRIM_INT32:
+    case CLPRIM_UINT32:
+    case CLPRIM_FLOAT:
+        return 4;
+    case CLPRIM_INT64:
+    case CLPRIM_UINT64:
+    case CLPRIM_DOUBLE:
+        return 8;
+    case CLPRIM_UINT8:
+        return 1;
+    }
+    return 0;
+}
+
+const char *reference_type_name(clprim_type t)
+{
+    static const char *names[] = {"int32", "uint32", "int64", "uint64", "float", "double", "uint8"};
+    return (unsigned)t < REFERENCE_TYPE_COUNT ? names[t] : "unknown-type";
+}
+
+const char *reference_op_name(clprim_op op)
+{
+    static const char *names[] = {"sum", "min", "max"};
+    return (unsigned)op < REFERENCE_OP_COUNT ? names[op] : "unknown-op";
+}
+
+int reference_type_is_float(clprim_type t)
+{
+    return t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE;
+}
+
+static elem load(clprim_type t, const void *p, size_t i)
+{
+    elem e;
+    memcpy(&e, (const char *)p + i * reference_type_size(t), reference_type_size(t));
+    return e;
+}
+
+static void store(clprim_type t, void *p, size_t i, elem e)
+{
+    memcpy((char *)p + i * reference_type_size(t), &e, reference_type_size(t));
+}
+
+static elem identity(clprim_type t, clprim_op op)
+{
+    elem e;
+    memset(&e, 0, sizeof e);
+    if (op == CLPRIM_SUM)
+        return e;
+    int lo = op == CLPRIM_MAX;
+    switch (t) {
+    case CLPRIM_INT32: e.i32 = lo ? INT32_MIN : INT32_MAX; break;
+    case CLPRIM_UINT32: e.u32 = lo ? 0 : UINT32_MAX; break;
+    case CLPRIM_INT64: e.i64 = lo ? INT64_MIN : INT64_MAX; break;
+    case CLPRIM_UINT64: e.u64 = lo ? 0 : UINT64_MAX; break;
+    case CLPRIM_FLOAT: e.f = lo ? -INFINITY : INFINITY; break;
+    case CLPRIM_DOUBLE: e.d = lo ? -INFINITY : INFINITY; break;
+    case CLPRIM_UINT8: e.u8 = lo ? 0 : UINT8_MAX; break;
+    }
+    return e;
+}
+
+#define PICK(a, b) (op == CLPRIM_SUM ? 0 : op == CLPRIM_MIN ? ((b) < (a)) : ((b) > (a)))
+
+static elem combine(clprim_type t, clprim_op op, elem a, elem b)
+{
+    elem r = a;
+    switch (t) {
+    case CLPRIM_INT32:
+        if (op == CLPRIM_SUM)
+            r.u32 = a.u32 + b.u32; /* wraps; the bits are those of the int32 sum */
+        else if (PICK(a.i32, b.i32))
+            r = b;
+        break;
+    case CLPRIM_UINT32:
+        if (op == CLPRIM_SUM)
+            r.u32 = a.u32 + b.u32;
+        else if (PICK(a.u32, b.u32))
+            r = b;
+        break;
+    case CLPRIM_INT64:
+        if (op == CLPRIM_SUM)
+            r.u64 = a.u64 + b.u64;
+        else if (PICK(a.i64, b.i64))
+            r = b;
+        break;
+    case CLPRIM_UINT64:
+        if (op == CLPRIM_SUM)
+            r.u64 = a.u64 + b.u64;
+        else if (PICK(a.u64, b.u64))
+            r = b;
+        break;
+    case CLPRIM_UINT8:
+        if (op == CLPRIM_SUM)
+            r.u8 = (uint8_t)(a.u8 + b.u8);
+        else if (PICK(a.u8, b.u8))
+            r = b;
+        break;
+    case CLPRIM_FLOAT:
+        r.f = op == CLPRIM_SUM ? a.f + b.f : op == CLPRIM_MIN ? fminf(a.f, b.f) : fmaxf(a.f, b.f);
+        break;
+    case CLPRIM_DOUBLE:
+        r.d = op == CLPRIM_SUM ? a.d + b.d : op == CLPRIM_MIN ? fmin(a.d, b.d) : fmax(a.d, b.d);
+        break;
+    }
+    return r;
+}
+
+void reference_identity(clprim_type t, clprim_op op, void *out)
+{
+    store(t, out, 0, identity(t, op));
+}
+
+void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x)
+{
+    store(t, acc, 0, combine(t, op, load(t, acc, 0), load(t, x, 0)));
+}
+
+void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n)
+{
+    elem acc = identity(t, op);
+    for (size_t i = 0; i < n; i++) {
+        elem x = load(t, src, i); /* before the store: src may be dst */
+        if (exclusive) {
+            store(t, dst, i, acc);
+            acc = combine(t, op, acc, x);
+        } else {
+            acc = combine(t, op, acc, x);
+            store(t, dst, i, acc);
+        }
+    }
+}
+
+void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, void *result)
+{
+    elem acc = identity(t, op);
+    for (size_t i = 0; i < n; i++)
+        acc = combine(t, op, acc, load(t, src, i));
+    store(t, result, 0, acc);
+}
+
+static long double as_long_double(clprim_type t, elem e)
+{
+    return t == CLPRIM_FLOAT ? (long double)e.f : (long double)e.d;
+}
+
+void reference_float_prefix(clprim_type t, int exclusive, const void *src, size_t n, long double *sum,
+                            long double *abs_sum)
+{
+    long double s = 0, a = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double x = as_long_double(t, load(t, src, i));
+        if (exclusive) {
+            if (sum)
+                sum[i] = s;
+            if (abs_sum)
+                abs_sum[i] = a;
+        }
+        s += x;
+        a += fabsl(x);
+        if (!exclusive) {
+            if (sum)
+                sum[i] = s;
+            if (abs_sum)
+                abs_sum[i] = a;
+        }
+    }
+}
+
+/* gamma_k = k u / (1 - k u) with u the unit roundoff of the device's type, plus the
+ * same for the long double accumulation of the reference (tiny, but honest), plus
+ * one smallest normal for any flush of subnormal intermediate results to zero. */
+long double reference_sum_bound(clprim_type t, size_t terms, long double abs_sum)
+{
+    long double u = t == CLPRIM_FLOAT ? (long double)FLT_EPSILON / 2 : (long double)DBL_EPSILON / 2;
+    long double tiny = t == CLPRIM_FLOAT ? (long double)FLT_MIN : (long double)DBL_MIN;
+    long double ku = (long double)terms * u;
+    if (ku >= 1)
+        return INFINITY;
+    long double kr = (long double)terms * (LDBL_EPSILON / 2);
+    return ku / (1 - ku) * abs_sum + kr / (1 - kr) * abs_sum + (long double)terms * tiny;
+}
+
+void reference_format(clprim_type t, const void *x, char *buf, size_t size)
+{
+    elem e = load(t, x, 0);
+    switch (t) {
+    case CLPRIM_INT32: snprintf(buf, size, "%" PRId32, e.i32); break;
+    case CLPRIM_UINT32: snprintf(buf, size, "%" PRIu32, e.u32); break;
+    case CLPRIM_INT64: snprintf(buf, size, "%" PRId64, e.i64); break;
+    case CLPRIM_UINT64: snprintf(buf, size, "%" PRIu64, e.u64); break;
+    case CLPRIM_UINT8: snprintf(buf, size, "%u", (unsigned)e.u8); break;
+    case CLPRIM_FLOAT: snprintf(buf, size, "%.9g", (double)e.f); break;
+    case CLPRIM_DOUBLE: snprintf(buf, size, "%.17g", e.d); break;
+    default: snprintf(buf, size, "?"); break;
+    }
+}
+
+/* Exact match: same bits for integers; for floats equal (0 == -0) or both NaN. */
+static int same(clprim_type t, elem a, elem b)
+{
+    switch (t) {
+    case CLPRIM_FLOAT: return a.f == b.f || (isnan(a.f) && isnan(b.f));
+    case CLPRIM_DOUBLE: return a.d == b.d || (isnan(a.d) && isnan(b.d));
+    default: return memcmp(&a, &b, reference_type_size(t)) == 0;
+    }
+}
+
+static void describe(char *msg, size_t msg_size, clprim_type t, clprim_op op, int exclusive, size_t i, size_t n,
+                     elem got, elem want, const char *extra)
+{
+    if (!msg || !msg_size)
+        return;
+    char g[64], w[64];
+    reference_format(t, &got, g, sizeof g);
+    reference_format(t, &want, w, sizeof w);
+    if (exclusive < 0)
+        snprintf(msg, msg_size, "%s %s reduce of %zu elements: got %s, want %s%s", reference_type_name(t),
+                 reference_op_name(op), n, g, w, extra ? extra : "");
+    else
+        snprintf(msg, msg_size, "%s %s %s scan: element %zu of %zu: got %s, want %s%s", reference_type_name(t),
+                 reference_op_name(op), exclusive ? "exclusive" : "inclusive", i, n, g, w, extra ? extra : "");
+}
+
+/* Checks one float sum against the long double exact value within the bound. */
+static int sum_ok(clprim_type t, elem got, long double exact, long double abs_sum, size_t terms, char *extra,
+                  size_t extra_size)
+{
+    long double g = as_long_double(t, got);
+    long double bound = reference_sum_bound(t, terms, abs_sum);
+    long double err = fabsl(g - exact);
+    if (!isnan(g) && err <= bound)
+        return 1;
+    snprintf(extra, extra_size, " (exact %.21Lg, error %.3Lg > bound %.3Lg for %zu terms, sum|x| = %.6Lg)", exact,
+             err, bound, terms, abs_sum);
+    return 0;
+}
+
+size_t reference_check_scan(clprim_type t, clprim_op op, int exclusive, const void *src, const void *got, size_t n,
+                            char *msg, size_t msg_size)
+{
+    char extra[256] = "";
+    if (msg && msg_size)
+        msg[0] = '\0';
+    if (reference_type_is_float(t) && op == CLPRIM_SUM) {
+        long double s = 0, a = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double x = as_long_double(t, load(t, src, i));
+            if (!exclusive) {
+                s += x;
+                a += fabsl(x);
+            }
+            elem g = load(t, got, i);
+            size_t terms = exclusive ? i : i + 1;
+            if (!sum_ok(t, g, s, a, terms, extra, sizeof extra)) {
+                elem w;
+                if (t == CLPRIM_FLOAT)
+                    w.f = (float)s;
+                else
+                    w.d = (double)s;
+                describe(msg, msg_size, t, op, exclusive, i, n, g, w, extra);
+                return i;
+            }
+            if (exclusive) {
+                s += x;
+                a += fabsl(x);
+            }
+        }
+        return n;
+    }
+    elem acc = identity(t, op);
+    for (size_t i = 0; i < n; i++) {
+        elem x = load(t, src, i);
+        if (!exclusive)
+            acc = combine(t, op, acc, x);
+        elem g = load(t, got, i);
+        if (!same(t, g, acc)) {
+            describe(msg, msg_size, t, op, exclusive, i, n, g, acc, NULL);
+            return i;
+        }
+        if (exclusive)
+            acc = combine(t, op, acc, x);
+    }
+    return n;
+}
+
+int reference_check_reduce(clprim_type t, clprim_op op, const void *src, size_t n, const void *got, char *msg,
+                           size_t msg_size)
+{
+    char extra[256] = "";
+    if (msg && msg_size)
+        msg[0] = '\0';
+    elem g = load(t, got, 0);
+    if (reference_type_is_float(t) && op == CLPRIM_SUM) {
+        long double s = 0, a = 0;
+        for (size_t i = 0; i < n; i++) {
+            long double x = as_long_double(t, load(t, src, i));
+            s += x;
+            a += fabsl(x);
+        }
+        if (sum_ok(t, g, s, a, n, extra, sizeof extra))
+            return 1;
+        elem w;
+        if (t == CLPRIM_FLOAT)
+            w.f = (float)s;
+        else
+            w.d = (double)s;
+        describe(msg, msg_size, t, op, -1, 0, n, g, w, extra);
+        return 0;
+    }
+    elem want;
+    reference_reduce(t, op, src, n, &want);
+    if (same(t, g, want))
+        return 1;
+    describe(msg, msg_size, t, op, -1, 0, n, g, want, NULL);
+    return 0;
+}

@@ -1,0 +1,59 @@
+/* Plain C references with the device's semantics: integer sums wrap (unsigned
+ * arithmetic), float MIN/MAX behave like fmin/fmax (NaN ignored), identities as in
+ * cl/common.cl (0 for SUM, the type's highest value for MIN, its lowest for MAX;
+ * +-INFINITY for floats). Element pointers are untyped: elements are of clprim_type t. */
+#ifndef CLPRIM_TESTS_REFERENCE_H
+#define CLPRIM_TESTS_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clprim.h"
+
+#define REFERENCE_TYPE_COUNT 7 /* CLPRIM_INT32 .. CLPRIM_UINT8 */
+#define REFERENCE_OP_COUNT 3   /* CLPRIM_SUM .. CLPRIM_MAX */
+
+size_t reference_type_size(clprim_type t);     /* 0 for unknown types */
+const char *reference_type_name(clprim_type t); /* "int32" ... */
+const char *reference_op_name(clprim_op op);    /* "sum", "min", "max" */
+int reference_type_is_float(clprim_type t);
+
+/* The operator's identity, one element written to *out. */
+void reference_identity(clprim_type t, clprim_op op, void *out);
+/* *acc = *acc op *x, one element each. */
+void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x);
+
+/* dst[i] = src[0] op ... op src[i] (inclusive) or over src[0..i-1] (exclusive).
+ * Sequential left to right in the element type (floats too: use the bound below
+ * to compare float sums). src == dst is allowed. */
+void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n);
+void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, void *result);
+
+/* Float sums: the exact-ish prefix sums in long double, and the prefix sums of
+ * |x|, inclusive or exclusive like the scan. Either output may be NULL. */
+void reference_float_prefix(clprim_type t, int exclusive, const void *src, size_t n, long double *sum,
+                            long double *abs_sum);
+
+/* The bound on |computed - exact| for a float sum of k terms whose magnitudes add
+ * up to abs_sum, valid for ANY order of evaluation (sequential, tree, blocked):
+ * gamma_{k} * abs_sum with gamma_k = k*u / (1 - k*u), u the unit roundoff
+ * (Higham, Accuracy and Stability of Numerical Algorithms, (4.4)). k counts the
+ * additions on the longest path plus one for the final rounding; k = terms is safe.
+ * Returns INFINITY when k*u >= 1. */
+long double reference_sum_bound(clprim_type t, size_t terms, long double abs_sum);
+
+/* Compares n elements. Exact (bit-for-bit for integers; for floats equal values or
+ * both NaN) unless t is float/double and op is SUM, when `got` must be within
+ * reference_sum_bound of the long-double prefix sums of src (scan) -- see
+ * reference_check_scan. Returns the index of the first mismatch, or n when all match;
+ * describes it in msg (may be NULL). */
+size_t reference_check_scan(clprim_type t, clprim_op op, int exclusive, const void *src, const void *got,
+                            size_t n, char *msg, size_t msg_size);
+/* Same for one reduce result: returns 1 when it matches. */
+int reference_check_reduce(clprim_type t, clprim_op op, const void *src, size_t n, const void *got, char *msg,
+                           size_t msg_size);
+
+/* One element as text ("-12", "3.5e+02", "0xff"), for messages. */
+void reference_format(clprim_type t, const void *x, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Builds the project with AddressSanitizer and UndefinedBehaviorSanitizer in a
+# folder of its own, and runs Check suites there in one process each (CK_FORK=no)
+# so that LeakSanitizer reports at exit.
+#   sanitize.sh SOURCE_ROOT BUILD_DIR LSAN_SUPPRESSIONS SUITE...
+set -eu
+src=$1
+build=$2
+supp=$3
+shift 3
+if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" "$src" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+        -Dc_args=-fno-sanitize-recover=all -Dtests=enabled >"$build.setup.log" 2>&1 || {
+        cat "$build.setup.log" >&2
+        exit 1
+    }
+fi
+targets=""
+for suite in "$@"; do
+    targets="$targets tests/test_$suite"
+done
+# shellcheck disable=SC2086
+ninja -C "$build" $targets >"$build.ninja.log" 2>&1 || {
+    tail -n 50 "$build.ninja.log" >&2
+    exit 1
+}
+
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1"
+export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+export CK_FORK=no
+failed=""
+for suite in "$@"; do
+    echo "== $suite (ASan + UBSan + LSan)"
+    if ! "$build/tests/test_$suite"; then
+        failed="$failed $suite"
+    fi
+done
+if [ -n "$failed" ]; then
+    echo "sanitize.sh: failed:$failed" >&2
+    exit 1
+fi
+echo "sanitize.sh: clean"

@@ -1,0 +1,466 @@
+/* clprim_reduce against the CPU reference: every type and operator, sizes at the
+ * boundaries of the split (work-group, tile, one and several partials, more
+ * partials than one tile of the folding pass), offsets, identities for n == 0,
+ * large odd sizes, determinism, and every bad argument. */
+#define _GNU_SOURCE /* strcasestr */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+
+#define FOR_EACH_DEVICE(ctx)                                                                           \
+    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
+        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
+
+#define RESULT_BYTES 16 /* the result area: one element, then sentinel bytes that must stay */
+
+static uint64_t test_rng(unsigned salt)
+{
+    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
+}
+
+static int type_runs(clprim_context *ctx, clprim_type t)
+{
+    if (t != CLPRIM_DOUBLE || ctx->has_fp64)
+        return 1;
+    cl_mem buf = harness_buffer(ctx, 64, NULL);
+    unsigned char result[RESULT_BYTES];
+    memset(result, HARNESS_SENTINEL, sizeof result);
+    clprim_status s = clprim_reduce(ctx, t, CLPRIM_SUM, buf, 0, 4, result);
+    harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
+    ck_assert(harness_all_sentinel(result, sizeof result));
+    clReleaseMemObject(buf);
+    fprintf(stderr, "note: %s has no cl_khr_fp64; double checked as CLPRIM_UNSUPPORTED only\n", ctx->device_name);
+    return 0;
+}
+
+/* Reduces n elements (random, or `data`) at `offset` of a buffer with `after`
+ * more elements, checks the result, that only one element was written, and that
+ * the input is unchanged. */
+static void reduce_case(clprim_context *ctx, clprim_type t, clprim_op op, size_t n, size_t offset, size_t after,
+                        const void *data, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t), len = offset + n + after;
+    unsigned char *src = harness_malloc(len * es);
+    harness_fill_random(t, src, len, rng);
+    if (data)
+        memcpy(src + offset * es, data, n * es);
+    cl_mem buf = harness_buffer(ctx, len * es, src);
+    unsigned char result[RESULT_BYTES];
+    memset(result, HARNESS_SENTINEL, sizeof result);
+    clprim_status s = clprim_reduce(ctx, t, op, buf, offset, n, result);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "reduce %s %s n=%zu (%s): %s: %s", reference_type_name(t),
+                  reference_op_name(op), n, harness_tuning_text(ctx), clprim_status_name(s), clprim_last_error(ctx));
+    harness_assert_single_ref(buf, "src");
+    char msg[768];
+    ck_assert_msg(reference_check_reduce(t, op, src + offset * es, n, result, msg, sizeof msg),
+                  "%s [offset %zu, tuning %s]", msg, offset, harness_tuning_text(ctx));
+    ck_assert_msg(harness_all_sentinel(result + es, sizeof result - es), "reduce %s wrote more than one element",
+                  reference_type_name(t));
+    unsigned char *again = harness_malloc(len * es);
+    harness_read(ctx, buf, 0, len * es, again);
+    ck_assert_msg(memcmp(again, src, len * es) == 0, "reduce n=%zu changed its input", n);
+    free(again);
+    clReleaseMemObject(buf);
+    free(src);
+}
+
+/* Sizes around a work-group and a tile, the first size with two groups, and sizes
+ * whose partials span several tiles of the folding pass. */
+static size_t boundary_sizes(clprim_context *ctx, size_t *sizes)
+{
+    clprim_tuning t = clprim_get_tuning(ctx);
+    const size_t wg = t.work_group_size, tile = wg * t.items_per_thread;
+    size_t count = 0;
+    const size_t fixed[] = {1, 2, 7, 8, 9, 17, wg + 1, tile - 1, tile, tile + 1, 2 * tile + 3,
+                            tile * t.groups - 1, tile * t.groups, tile * t.groups + 1, 3 * tile * t.groups + 17};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        sizes[count++] = fixed[i];
+    if (wg > 2) {
+        sizes[count++] = wg - 1;
+        sizes[count++] = wg;
+    }
+    /* The first size that makes the most groups: then pass 2 folds `groups` partials. */
+    ck_assert_int_eq(clprim_split_range(&t, tile).groups, 1);
+    ck_assert_int_gt(clprim_split_range(&t, tile + 1).groups, 1);
+    return count;
+}
+
+static void reduce_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
+{
+    for (size_t k = 0; k < count; k++)
+        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
+            reduce_case(ctx, t, (clprim_op)op, sizes[k], (k + (size_t)op) % 4, k % 3, NULL, rng);
+}
+
+START_TEST(reduce_default_tuning)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(100 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        size_t sizes[32];
+        size_t count = boundary_sizes(ctx, sizes);
+        reduce_sizes(ctx, t, sizes, count, &rng);
+    }
+}
+END_TEST
+
+/* Tiles of 8: with 64 groups the folding pass walks 8 tiles of partials; with 8
+ * groups each group walks several tiles of input; with 3 groups the last chunk
+ * is short; wg=1 runs the one-work-item kernels with tiles of 3. */
+START_TEST(reduce_small_tiles)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(200 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        /* wg=1: the one-work-item kernels with 8 lanes, short chunks of 3. */
+        const size_t shapes[][3] = {{4, 2, 64}, {4, 2, 8}, {4, 2, 3}, {1, 3, 64}};
+        for (size_t g = 0; g < 4; g++) {
+            harness_set_tuning(ctx, shapes[g][0], shapes[g][1], shapes[g][2]);
+            size_t sizes[32];
+            size_t count = boundary_sizes(ctx, sizes);
+            clprim_tuning tuning = clprim_get_tuning(ctx);
+            if (shapes[g][2] == 64 && shapes[g][0] == 4)
+                ck_assert_int_gt(clprim_split_range(&tuning, 1000).groups, 8); /* > one tile of partials */
+            sizes[count++] = 1000;
+            reduce_sizes(ctx, t, sizes, count, &rng);
+        }
+    }
+}
+END_TEST
+
+/* n == 0: the identity of the operator in the element type, per clprim.h. */
+START_TEST(reduce_empty_identity)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem buf = harness_buffer(ctx, 64, NULL);
+        for (int t = 0; t < REFERENCE_TYPE_COUNT; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+                union {
+                    int32_t i32;
+                    uint32_t u32;
+                    int64_t i64;
+                    uint64_t u64;
+                    float f;
+                    double d;
+                    uint8_t u8;
+                    unsigned char bytes[RESULT_BYTES];
+                } got, want;
+                memset(&got, HARNESS_SENTINEL, sizeof got);
+                memset(&want, 0, sizeof want);
+                const int lo = op == CLPRIM_MAX;
+                if (op != CLPRIM_SUM)
+                    switch ((clprim_type)t) {
+                    case CLPRIM_INT32: want.i32 = lo ? INT32_MIN : INT32_MAX; break;
+                    case CLPRIM_UINT32: want.u32 = lo ? 0 : UINT32_MAX; break;
+                    case CLPRIM_INT64: want.i64 = lo ? INT64_MIN : INT64_MAX; break;
+                    case CLPRIM_UINT64: want.u64 = lo ? 0 : UINT64_MAX; break;
+                    case CLPRIM_FLOAT: want.f = lo ? -INFINITY : INFINITY; break;
+                    case CLPRIM_DOUBLE: want.d = lo ? -INFINITY : INFINITY; break;
+                    case CLPRIM_UINT8: want.u8 = lo ? 0 : UINT8_MAX; break;
+                    }
+                const size_t es = reference_type_size((clprim_type)t);
+                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, 0, &got), CLPRIM_SUCCESS);
+                ck_assert_msg(memcmp(&got, &want, es) == 0, "%s %s of nothing is not the identity",
+                              reference_type_name((clprim_type)t), reference_op_name((clprim_op)op));
+                ck_assert(harness_all_sentinel(got.bytes + es, RESULT_BYTES - es));
+                /* The shared reference agrees. */
+                unsigned char ref[RESULT_BYTES];
+                reference_identity((clprim_type)t, (clprim_op)op, ref);
+                ck_assert(memcmp(ref, &want, es) == 0);
+                /* n == 0 at the very end of a buffer is fine too. */
+                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 64 / es, 0, &got),
+                                 CLPRIM_SUCCESS);
+            }
+        }
+        clReleaseMemObject(buf);
+    }
+}
+END_TEST
+
+START_TEST(reduce_large_odd)
+{
+    const size_t n = 10000003;
+    uint64_t rng = test_rng(300);
+    FOR_EACH_DEVICE(ctx)
+    {
+        reduce_case(ctx, CLPRIM_INT32, CLPRIM_SUM, n, 1, 2, NULL, &rng);
+        reduce_case(ctx, CLPRIM_FLOAT, CLPRIM_SUM, n, 0, 1, NULL, &rng);
+        reduce_case(ctx, CLPRIM_FLOAT, CLPRIM_MAX, n, 3, 0, NULL, &rng);
+        /* Small integers: every partial sum is exact in float. */
+        float *small = harness_malloc(n * sizeof *small);
+        for (size_t i = 0; i < n; i++)
+            small[i] = (float)((int)(harness_rand(&rng) % 3) - 1);
+        cl_mem buf = harness_buffer(ctx, n * sizeof *small, small);
+        float got;
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, buf, 0, n, &got), CLPRIM_SUCCESS);
+        double want = 0;
+        for (size_t i = 0; i < n; i++)
+            want += small[i];
+        ck_assert_msg(got == (float)want, "sum of %zu small integers: got %.9g, want %.9g exactly", n, (double)got,
+                      want);
+        clReleaseMemObject(buf);
+        free(small);
+    }
+}
+END_TEST
+
+/* Integer sums wrap; int32 and uint8 overflow many times over. */
+START_TEST(reduce_wraps)
+{
+    uint64_t rng = test_rng(400);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 5000;
+        int32_t *big = harness_malloc(n * sizeof *big);
+        for (size_t i = 0; i < n; i++)
+            big[i] = INT32_MAX;
+        reduce_case(ctx, CLPRIM_INT32, CLPRIM_SUM, n, 0, 0, big, &rng);
+        int32_t got;
+        cl_mem buf = harness_buffer(ctx, n * 4, big);
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 3, &got), CLPRIM_SUCCESS);
+        ck_assert_int_eq(got, INT32_MAX - 2); /* 3 * (2^31 - 1) mod 2^32 */
+        clReleaseMemObject(buf);
+        uint8_t *bytes = harness_malloc(n);
+        memset(bytes, 255, n);
+        reduce_case(ctx, CLPRIM_UINT8, CLPRIM_SUM, n, 0, 0, bytes, &rng);
+        free(bytes);
+        free(big);
+    }
+}
+END_TEST
+
+START_TEST(reduce_float_nan_and_infinity)
+{
+    uint64_t rng = test_rng(500);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 3000;
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t es = reference_type_size((clprim_type)t);
+            unsigned char *data = harness_malloc(n * es);
+            for (int variant = 0; variant < 3; variant++) {
+                harness_fill_random((clprim_type)t, data, n, &rng);
+                for (size_t i = 0; i < n; i++) {
+                    /* 0: NaN sprinkled; 1: all NaN but one value; 2: infinities too */
+                    uint64_t r = harness_rand(&rng) % 8;
+                    int nan = variant == 1 ? i != n / 2 : r == 0;
+                    double v = nan ? NAN : (variant == 2 && r == 1) ? INFINITY : (variant == 2 && r == 2) ? -INFINITY : 0;
+                    if (!nan && v == 0)
+                        continue;
+                    if (t == CLPRIM_FLOAT) {
+                        float f = (float)v;
+                        memcpy(data + i * es, &f, es);
+                    } else {
+                        memcpy(data + i * es, &v, es);
+                    }
+                }
+                for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++) {
+                    reduce_case(ctx, (clprim_type)t, (clprim_op)op, n, 0, 0, data, &rng);
+                    harness_set_tuning(ctx, 4, 2, 64);
+                    reduce_case(ctx, (clprim_type)t, (clprim_op)op, n, 0, 0, data, &rng);
+                    ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+                }
+            }
+            free(data);
+        }
+    }
+}
+END_TEST
+
+START_TEST(reduce_deterministic)
+{
+    uint64_t rng = test_rng(600);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 1000003;
+        double *data = harness_malloc(n * sizeof *data);
+        harness_fill_random(CLPRIM_DOUBLE, data, n, &rng);
+        float *fdata = harness_malloc(n * sizeof *fdata);
+        harness_fill_random(CLPRIM_FLOAT, fdata, n, &rng);
+        cl_mem fbuf = harness_buffer(ctx, n * sizeof *fdata, fdata);
+        cl_mem dbuf = harness_buffer(ctx, n * sizeof *data, data);
+        for (int tuned = 0; tuned <= 1; tuned++) {
+            if (tuned)
+                harness_set_tuning(ctx, 4, 2, 64);
+            float f1, f2;
+            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f1), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f2), CLPRIM_SUCCESS);
+            ck_assert_msg(memcmp(&f1, &f2, sizeof f1) == 0, "float sums differ: %.9g, %.9g", (double)f1, (double)f2);
+            if (ctx->has_fp64) {
+                double d1, d2;
+                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d1), CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d2), CLPRIM_SUCCESS);
+                ck_assert_msg(memcmp(&d1, &d2, sizeof d1) == 0, "double sums differ: %.17g, %.17g", d1, d2);
+                char msg[768];
+                ck_assert_msg(reference_check_reduce(CLPRIM_DOUBLE, CLPRIM_SUM, data, n, &d1, msg, sizeof msg), "%s",
+                              msg);
+            }
+        }
+        clReleaseMemObject(fbuf);
+        clReleaseMemObject(dbuf);
+        free(fdata);
+        free(data);
+    }
+}
+END_TEST
+
+/* A scan left in flight, then a reduce that needs more scratch (so the context
+ * replaces its scratch buffer): both results are right. */
+START_TEST(reduce_after_scan_in_flight)
+{
+    uint64_t rng = test_rng(700);
+    FOR_EACH_DEVICE(ctx)
+    {
+        harness_set_tuning(ctx, 4, 2, 64);
+        const size_t n = 1000;
+        int32_t *a = harness_malloc(n * 4);
+        harness_fill_random(CLPRIM_INT32, a, n, &rng);
+        cl_mem abuf = harness_buffer(ctx, n * 4, a), out = harness_buffer(ctx, n * 4, NULL);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, abuf, 0, out, 0, n, NULL), CLPRIM_SUCCESS);
+        size_t before = ctx->scratch_bytes;
+        harness_set_tuning(ctx, 4, 2, 4096);
+        const size_t m = 40000;
+        uint64_t *b = harness_malloc(m * 8);
+        harness_fill_random(CLPRIM_UINT64, b, m, &rng);
+        cl_mem bbuf = harness_buffer(ctx, m * 8, b);
+        uint64_t got;
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_UINT64, CLPRIM_SUM, bbuf, 0, m, &got), CLPRIM_SUCCESS);
+        ck_assert_uint_gt(ctx->scratch_bytes, before);
+        char msg[768];
+        ck_assert_msg(reference_check_reduce(CLPRIM_UINT64, CLPRIM_SUM, b, m, &got, msg, sizeof msg), "%s", msg);
+        int32_t *scanned = harness_malloc(n * 4);
+        harness_read(ctx, out, 0, n * 4, scanned);
+        ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 0, a, scanned, n, msg, sizeof msg) == n, "%s",
+                      msg);
+        free(scanned);
+        free(a);
+        free(b);
+        clReleaseMemObject(abuf);
+        clReleaseMemObject(bbuf);
+        clReleaseMemObject(out);
+    }
+}
+END_TEST
+
+/* ---- Bad arguments: status, message, result and input untouched ---- */
+
+static cl_mem bad_src(clprim_context *ctx)
+{
+    int32_t data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i + 1;
+    return harness_buffer(ctx, sizeof data, data);
+}
+
+/* One bad call: the status, the message, and nothing written to the result. */
+#define EXPECT_BAD(ctx_for_error, call_ctx, t, op, src, offset, n, want, needle)                            \
+    do {                                                                                                  \
+        unsigned char result_[RESULT_BYTES];                                                              \
+        memset(result_, HARNESS_SENTINEL, sizeof result_);                                                \
+        clprim_status s_ = clprim_reduce(call_ctx, t, op, src, offset, n, result_);                       \
+        harness_assert_error(ctx_for_error, s_, want, needle);                                            \
+        ck_assert_msg(harness_all_sentinel(result_, sizeof result_), "a failed reduce wrote its result"); \
+    } while (0)
+
+START_TEST(reduce_bad_arguments)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem src = bad_src(ctx);
+        EXPECT_BAD(NULL, NULL, CLPRIM_INT32, CLPRIM_SUM, src, 0, 8, CLPRIM_INVALID_ARGUMENT, "ctx");
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, 8, CLPRIM_INVALID_ARGUMENT, "src");
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, 0, CLPRIM_INVALID_ARGUMENT, "src");
+        EXPECT_BAD(ctx, ctx, (clprim_type)42, CLPRIM_SUM, src, 0, 8, CLPRIM_INVALID_ARGUMENT, "type");
+        EXPECT_BAD(ctx, ctx, (clprim_type)-1, CLPRIM_SUM, src, 0, 8, CLPRIM_INVALID_ARGUMENT, "type");
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT32, (clprim_op)3, src, 0, 8, CLPRIM_INVALID_ARGUMENT, "op");
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT32, CLPRIM_SUM, src, 1, 64, CLPRIM_BUFFER_TOO_SMALL, "src");
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT64, CLPRIM_MAX, src, 0, 33, CLPRIM_BUFFER_TOO_SMALL, "src");
+        EXPECT_BAD(ctx, ctx, CLPRIM_UINT8, CLPRIM_MAX, src, 257, 0, CLPRIM_BUFFER_TOO_SMALL, "src");
+        /* offset + n overflows size_t: refused, never wrapped to a small count. */
+        unsigned char result[RESULT_BYTES];
+        memset(result, HARNESS_SENTINEL, sizeof result);
+        clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, SIZE_MAX - 2, 8, result);
+        ck_assert_msg(s == CLPRIM_INVALID_ARGUMENT || s == CLPRIM_BUFFER_TOO_SMALL, "%s", clprim_status_name(s));
+        harness_assert_error(ctx, s, s, "src");
+        s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, SIZE_MAX / 4 + 1, 4, result);
+        ck_assert_msg(s == CLPRIM_INVALID_ARGUMENT || s == CLPRIM_BUFFER_TOO_SMALL, "%s", clprim_status_name(s));
+        s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, SIZE_MAX, result);
+        ck_assert_msg(s == CLPRIM_INVALID_ARGUMENT || s == CLPRIM_BUFFER_TOO_SMALL, "%s", clprim_status_name(s));
+        ck_assert(harness_all_sentinel(result, sizeof result));
+        /* result NULL, for n == 0 too. */
+        s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "result");
+        s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, 0, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "result");
+        /* A buffer of another OpenCL context. */
+        clprim_context *other = harness_context(dev_);
+        cl_mem foreign = bad_src(other);
+        EXPECT_BAD(ctx, ctx, CLPRIM_INT32, CLPRIM_SUM, foreign, 0, 8, CLPRIM_INVALID_ARGUMENT, "context");
+        clReleaseMemObject(foreign);
+        harness_release_checked(other);
+        /* No fp64 (simulated): refused before anything is compiled. */
+        int had = ctx->has_fp64;
+        unsigned compiled = ctx->programs_compiled;
+        ctx->has_fp64 = 0;
+        EXPECT_BAD(ctx, ctx, CLPRIM_DOUBLE, CLPRIM_MIN, src, 0, 8, CLPRIM_UNSUPPORTED, "fp64");
+        ck_assert_uint_eq(ctx->programs_compiled, compiled);
+        ctx->has_fp64 = had;
+        /* A read-only source is fine, and the input is unchanged after all this. */
+        cl_mem ro = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, 64 * 4, NULL);
+        int32_t max;
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, ro, 0, 64, &max), CLPRIM_SUCCESS);
+        ck_assert_int_eq(max, (int32_t)0xA5A5A5A5);
+        clReleaseMemObject(ro);
+        int32_t in[64];
+        harness_read(ctx, src, 0, sizeof in, in);
+        for (int i = 0; i < 64; i++)
+            ck_assert_int_eq(in[i], i + 1);
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, 64, &max), CLPRIM_SUCCESS);
+        ck_assert_int_eq(max, 64 * 65 / 2);
+        ck_assert_str_eq(clprim_last_error(ctx), "");
+        clReleaseMemObject(src);
+    }
+}
+END_TEST
+
+static Suite *reduce_suite(void)
+{
+    Suite *s = suite_create("reduce");
+    TCase *tc = tcase_create("correct");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, reduce_default_tuning, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, reduce_small_tiles, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_test(tc, reduce_empty_identity);
+    tcase_add_test(tc, reduce_large_odd);
+    tcase_add_test(tc, reduce_wraps);
+    tcase_add_test(tc, reduce_float_nan_and_infinity);
+    tcase_add_test(tc, reduce_deterministic);
+    tcase_add_test(tc, reduce_after_scan_in_flight);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("bad_arguments");
+    tcase_set_timeout(bad, 300);
+    tcase_add_test(bad, reduce_bad_arguments);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    return harness_run(reduce_suite());
+}

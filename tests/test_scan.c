@@ -1,0 +1,796 @@
+/* clprim_scan against the CPU reference: every type, operator and mode, sizes at
+ * every boundary of the work split (work-group, tile, two and three levels of
+ * partials), offsets, in place, large odd sizes, determinism, events, and every
+ * bad argument. */
+#define _GNU_SOURCE /* strcasestr */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+
+#define FOR_EACH_DEVICE(ctx)                                                                           \
+    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
+        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
+
+typedef struct {
+    size_t src_offset, dst_offset; /* elements before the range */
+    size_t after;                  /* elements after it (must stay untouched) */
+    int in_place;                  /* dst = src, dst_offset = src_offset */
+} layout;
+
+/* A seeded generator per test, so a failing test repeats with CLPRIM_TEST_SEED. */
+static uint64_t test_rng(unsigned salt)
+{
+    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
+}
+
+/* fp64: returns 1 when the context can run doubles; else checks the refusal. */
+static int type_runs(clprim_context *ctx, clprim_type t)
+{
+    if (t != CLPRIM_DOUBLE || ctx->has_fp64)
+        return 1;
+    cl_mem buf = harness_buffer(ctx, 64, NULL);
+    clprim_status s = clprim_scan(ctx, t, CLPRIM_SUM, 0, buf, 0, buf, 0, 4, NULL);
+    harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
+    clReleaseMemObject(buf);
+    fprintf(stderr, "note: %s has no cl_khr_fp64; double checked as CLPRIM_UNSUPPORTED only\n", ctx->device_name);
+    return 0;
+}
+
+/* Scans n elements (random, or `data` when not NULL) laid out as `lay` and checks
+ * the result, the untouched elements around it and the input. */
+static void scan_case(clprim_context *ctx, clprim_type t, clprim_op op, int exclusive, size_t n, layout lay,
+                      const void *data, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t);
+    const size_t src_len = lay.src_offset + n + lay.after;
+    unsigned char *src = harness_malloc(src_len * es);
+    harness_fill_random(t, src, src_len, rng);
+    if (data)
+        memcpy(src + lay.src_offset * es, data, n * es);
+    cl_mem sbuf = harness_buffer(ctx, src_len * es, src);
+    cl_mem dbuf = sbuf;
+    size_t dst_offset = lay.src_offset, dst_len = src_len;
+    if (!lay.in_place) {
+        dst_offset = lay.dst_offset;
+        dst_len = lay.dst_offset + n + lay.after;
+        dbuf = harness_buffer(ctx, dst_len * es, NULL);
+    }
+
+    cl_event done = NULL;
+    clprim_status s = clprim_scan(ctx, t, op, exclusive, sbuf, lay.src_offset, dbuf, dst_offset, n, &done);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "scan %s %s %s n=%zu (%s): %s: %s", reference_type_name(t),
+                  reference_op_name(op), exclusive ? "exclusive" : "inclusive", n, harness_tuning_text(ctx),
+                  clprim_status_name(s), clprim_last_error(ctx));
+    ck_assert_msg(done != NULL, "clprim_scan gave no event for n=%zu", n);
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    cl_int exec = -1;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
+    ck_assert_int_eq(exec, CL_COMPLETE);
+    clReleaseEvent(done);
+
+    harness_assert_single_ref(sbuf, "src");
+    harness_assert_single_ref(dbuf, "dst");
+    unsigned char *out = harness_malloc(dst_len * es);
+    harness_read(ctx, dbuf, 0, dst_len * es, out);
+    char msg[768];
+    size_t bad = reference_check_scan(t, op, exclusive, src + lay.src_offset * es, out + dst_offset * es, n, msg,
+                                      sizeof msg);
+    ck_assert_msg(bad == n, "%s [src_offset %zu, dst_offset %zu%s, tuning %s]", msg, lay.src_offset, dst_offset,
+                  lay.in_place ? ", in place" : "", harness_tuning_text(ctx));
+    const size_t tail = dst_offset + n;
+    if (lay.in_place) {
+        ck_assert_msg(memcmp(out, src, dst_offset * es) == 0, "in-place scan n=%zu changed elements before offset %zu",
+                      n, dst_offset);
+        ck_assert_msg(memcmp(out + tail * es, src + tail * es, lay.after * es) == 0,
+                      "in-place scan n=%zu changed elements after its range", n);
+    } else {
+        ck_assert_msg(harness_all_sentinel(out, dst_offset * es), "scan n=%zu wrote before dst_offset %zu", n,
+                      dst_offset);
+        ck_assert_msg(harness_all_sentinel(out + tail * es, lay.after * es), "scan n=%zu wrote past dst_offset + n",
+                      n);
+        unsigned char *again = harness_malloc(src_len * es);
+        harness_read(ctx, sbuf, 0, src_len * es, again);
+        ck_assert_msg(memcmp(again, src, src_len * es) == 0, "scan n=%zu changed its input", n);
+        free(again);
+        clReleaseMemObject(dbuf);
+    }
+    clReleaseMemObject(sbuf);
+    free(out);
+    free(src);
+}
+
+/* Every operator and mode at each size, offsets varying with the size. */
+static void scan_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
+{
+    for (size_t k = 0; k < count; k++)
+        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                layout lay = {(k + (size_t)op) % 3, (k + 1 + (size_t)exclusive) % 4, 1 + k % 3, 0};
+                scan_case(ctx, t, (clprim_op)op, exclusive, sizes[k], lay, NULL, rng);
+            }
+}
+
+/* Sizes around a work-group and a tile of the current tuning, and around the
+ * first size of every level count up to max_levels (asserted to exist). */
+static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, size_t *sizes, size_t cap)
+{
+    clprim_tuning t = clprim_get_tuning(ctx);
+    size_t wg = t.work_group_size, tile = t.work_group_size * t.items_per_thread, count = 0;
+    const size_t fixed[] = {0, 1, 2, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 2 * tile + 3};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        sizes[count++] = fixed[i];
+    for (int levels = 2; levels <= max_levels; levels++) {
+        size_t first = harness_first_size_with_levels(&t, levels, limit);
+        ck_assert_msg(first > 0, "no size up to %zu needs %d levels with %s", limit, levels, harness_tuning_text(ctx));
+        ck_assert_int_eq(harness_scan_levels(&t, first, 4), levels);
+        ck_assert_int_eq(harness_scan_levels(&t, first - 1, 4), levels - 1);
+        sizes[count++] = first - 1;
+        sizes[count++] = first;
+        sizes[count++] = first + 1;
+        ck_assert(count + 3 <= cap);
+    }
+    return count;
+}
+
+/* ---- Correctness ---- */
+
+/* The device's own tuning: one level up to a tile per group, then two. */
+START_TEST(scan_default_tuning)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(100 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        size_t sizes[40];
+        size_t count = boundary_sizes(ctx, 2, 1u << 22, sizes, 40);
+        const clprim_tuning tuning = clprim_get_tuning(ctx);
+        const size_t grid = tuning.work_group_size * tuning.items_per_thread * tuning.groups;
+        /* Whole and partial chunks; runs of 8 (the one-work-item reduce's lanes). */
+        const size_t more[] = {7, 8, 9, 15, 16, 17, grid - 1, grid, grid + 1, 3 * grid + 17};
+        for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
+            sizes[count++] = more[k];
+        scan_sizes(ctx, t, sizes, count, &rng);
+    }
+}
+END_TEST
+
+/* wg=4, items=2: tiles of 8. groups=64 reaches three levels of partials at
+ * small sizes; groups=8 makes each group walk several tiles with a carry. */
+START_TEST(scan_small_tiles)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(200 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        size_t sizes[32];
+        harness_set_tuning(ctx, 4, 2, 64);
+        size_t count = boundary_sizes(ctx, 3, 100000, sizes, 32);
+        sizes[count++] = 5000;
+        scan_sizes(ctx, t, sizes, count, &rng);
+
+        harness_set_tuning(ctx, 4, 2, 8);
+        count = boundary_sizes(ctx, 2, 100000, sizes, 32);
+        sizes[count++] = 8 * 8 * 5 + 3; /* five tiles per group */
+        scan_sizes(ctx, t, sizes, count, &rng);
+    }
+}
+END_TEST
+
+/* Unusual shapes, each with sizes around the first size of every level count it
+ * reaches (level 2: pass 3 folds the partials itself; level >= 3: pass 2 scans
+ * them, recursively), for a few types and operators:
+ *   wg=2,items=1  tiles of two: five levels by 3000 elements;
+ *   wg=1,items=2  the one-work-item (CPU) kernels with deep recursion;
+ *   wg=4,items=3  tiles of 12, not a power of two, and 5 groups;
+ *   wg=2,items=1,groups=3  odd group counts with short last chunks. */
+START_TEST(scan_deep_levels)
+{
+    static const struct {
+        clprim_type t;
+        clprim_op op;
+    } cases[] = {{CLPRIM_INT32, CLPRIM_SUM}, {CLPRIM_FLOAT, CLPRIM_SUM}, {CLPRIM_UINT8, CLPRIM_MAX},
+                 {CLPRIM_INT64, CLPRIM_MIN}};
+    static const struct {
+        size_t wg, items, groups;
+        int max_levels;
+    } shapes[] = {{2, 1, 16, 5}, {1, 2, 16, 5}, {4, 3, 5, 2}, {2, 1, 3, 3}, {1, 3, 7, 3}};
+    uint64_t rng = test_rng(300);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+            harness_set_tuning(ctx, shapes[sh].wg, shapes[sh].items, shapes[sh].groups);
+            clprim_tuning tuning = clprim_get_tuning(ctx);
+            size_t sizes[40], count = 0;
+            const size_t fixed[] = {1, 2, 3, 5, 7, 8, 9, 17, 100, 1001};
+            for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+                sizes[count++] = fixed[k];
+            for (int levels = 2; levels <= shapes[sh].max_levels; levels++) {
+                size_t first = harness_first_size_with_levels(&tuning, levels, 100000);
+                ck_assert_msg(first > 0, "%s never makes %d levels", harness_tuning_text(ctx), levels);
+                sizes[count++] = first - 1;
+                sizes[count++] = first;
+                sizes[count++] = first + 1;
+            }
+            ck_assert_int_eq(harness_first_size_with_levels(&tuning, shapes[sh].max_levels + 1, 100000), 0);
+            for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+                for (int exclusive = 0; exclusive <= 1; exclusive++)
+                    for (size_t k = 0; k < count; k++)
+                        scan_case(ctx, cases[c].t, cases[c].op, exclusive, sizes[k], (layout){k % 3, k % 2, 1, 0},
+                                  NULL, &rng);
+        }
+    }
+}
+END_TEST
+
+/* src == dst at the same offset, one and several levels. */
+START_TEST(scan_in_place)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(400 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        clprim_tuning dflt = clprim_get_tuning(ctx);
+        const size_t big = dflt.work_group_size * dflt.items_per_thread * 2 + 5;
+        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                harness_set_tuning(ctx, dflt.work_group_size, dflt.items_per_thread, dflt.groups);
+                scan_case(ctx, t, (clprim_op)op, exclusive, 37, (layout){3, 0, 2, 1}, NULL, &rng);
+                scan_case(ctx, t, (clprim_op)op, exclusive, big, (layout){0, 0, 0, 1}, NULL, &rng);
+                harness_set_tuning(ctx, 4, 2, 64);
+                scan_case(ctx, t, (clprim_op)op, exclusive, 1000, (layout){5, 0, 3, 1}, NULL, &rng);
+            }
+    }
+}
+END_TEST
+
+/* 10^7 + 3 elements: int32 sums compare exactly; float sums of random data within
+ * the bound, and of small integers (every partial sum exact in float) exactly. */
+START_TEST(scan_large_odd)
+{
+    const size_t n = 10000003;
+    uint64_t rng = test_rng(500);
+    FOR_EACH_DEVICE(ctx)
+    {
+        scan_case(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, n, (layout){1, 3, 2, 0}, NULL, &rng);
+        scan_case(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, n, (layout){0, 0, 0, 1}, NULL, &rng);
+        scan_case(ctx, CLPRIM_FLOAT, CLPRIM_SUM, 0, n, (layout){0, 1, 1, 0}, NULL, &rng);
+
+        /* Values in {-1, 0, 1}: |any partial sum| <= n < 2^24, so every order of
+         * evaluation is exact and a lost or doubled element shows. */
+        float *small = harness_malloc(n * sizeof *small);
+        for (size_t i = 0; i < n; i++)
+            small[i] = (float)((int)(harness_rand(&rng) % 3) - 1);
+        scan_case(ctx, CLPRIM_FLOAT, CLPRIM_SUM, 1, n, (layout){2, 0, 1, 0}, small, &rng);
+        free(small);
+    }
+}
+END_TEST
+
+/* For the data above, the bound says nothing beyond 2^24 terms; this checks the
+ * exact case separately and shows that reference_check_scan is strict: exact
+ * integer-valued float input must come back exact. */
+START_TEST(scan_float_exact_small_integers)
+{
+    uint64_t rng = test_rng(550);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int tuned = 0; tuned <= 1; tuned++) {
+            if (tuned)
+                harness_set_tuning(ctx, 4, 2, 64);
+            const size_t n = 100003;
+            float *f = harness_malloc(n * sizeof *f);
+            for (size_t i = 0; i < n; i++)
+                f[i] = (float)((int)(harness_rand(&rng) % 201) - 100);
+            const size_t es = sizeof(float);
+            cl_mem src = harness_buffer(ctx, n * es, f), dst = harness_buffer(ctx, n * es, NULL);
+            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+            float *got = harness_malloc(n * es);
+            harness_read(ctx, dst, 0, n * es, got);
+            double acc = 0;
+            for (size_t i = 0; i < n; i++) {
+                acc += f[i];
+                ck_assert_msg(got[i] == (float)acc, "element %zu: got %.9g, want %.9g exactly (%s)", i,
+                              (double)got[i], acc, harness_tuning_text(ctx));
+            }
+            free(got);
+            free(f);
+            clReleaseMemObject(src);
+            clReleaseMemObject(dst);
+        }
+    }
+}
+END_TEST
+
+/* Integer sums wrap like unsigned arithmetic. */
+START_TEST(scan_int32_wraps)
+{
+    uint64_t rng = test_rng(600);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 3000;
+        int32_t *data = harness_malloc(n * sizeof *data);
+        for (size_t i = 0; i < n; i++)
+            data[i] = INT32_MAX - (int32_t)(i % 7);
+        for (int tuned = 0; tuned <= 1; tuned++) {
+            if (tuned)
+                harness_set_tuning(ctx, 4, 2, 64);
+            scan_case(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, n, (layout){0, 0, 0, 0}, data, &rng);
+            scan_case(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, n, (layout){0, 0, 0, 0}, data, &rng);
+        }
+        /* Spot values: INT32_MAX + INT32_MAX = -2 in two's complement. */
+        cl_mem src = harness_buffer(ctx, n * 4, data), dst = harness_buffer(ctx, n * 4, NULL);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+        int32_t got[3];
+        harness_read(ctx, dst, 0, sizeof got, got);
+        ck_assert_int_eq(got[0], INT32_MAX);
+        ck_assert_int_eq(got[1], -3); /* 0x7fffffff + 0x7ffffffe */
+        ck_assert_int_eq(got[2], INT32_MAX - 5);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+        free(data);
+    }
+}
+END_TEST
+
+/* fmin/fmax semantics: NaN inputs are ignored, infinities are ordinary values. */
+START_TEST(scan_float_nan_and_infinity)
+{
+    uint64_t rng = test_rng(700);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 2500;
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t es = reference_type_size((clprim_type)t);
+            unsigned char *data = harness_malloc(n * es);
+            harness_fill_random((clprim_type)t, data, n, &rng);
+            for (size_t i = 0; i < n; i++) {
+                /* The first elements are NaN, so a prefix may hold nothing else. */
+                uint64_t r = i < 10 ? 0 : harness_rand(&rng) % 16;
+                if (r > 2)
+                    continue;
+                double v = r == 0 ? NAN : r == 1 ? INFINITY : -INFINITY;
+                if (t == CLPRIM_FLOAT) {
+                    float f = (float)v;
+                    memcpy(data + i * es, &f, es);
+                } else {
+                    memcpy(data + i * es, &v, es);
+                }
+            }
+            for (int tuned = 0; tuned <= 1; tuned++) {
+                if (tuned)
+                    harness_set_tuning(ctx, 4, 2, 64);
+                for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++)
+                    for (int exclusive = 0; exclusive <= 1; exclusive++)
+                        scan_case(ctx, (clprim_type)t, (clprim_op)op, exclusive, n, (layout){1, 1, 1, 0}, data,
+                                  &rng);
+            }
+            ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+            free(data);
+        }
+    }
+}
+END_TEST
+
+/* The same float scan twice gives the same bits, for the default tuning and for
+ * a deep split. */
+START_TEST(scan_deterministic)
+{
+    uint64_t rng = test_rng(800);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 1000003;
+        float *data = harness_malloc(n * sizeof *data);
+        harness_fill_random(CLPRIM_FLOAT, data, n, &rng);
+        cl_mem src = harness_buffer(ctx, n * 4, data), dst = harness_buffer(ctx, n * 4, NULL);
+        float *first = harness_malloc(n * 4), *second = harness_malloc(n * 4);
+        for (int tuned = 0; tuned <= 1; tuned++) {
+            if (tuned)
+                harness_set_tuning(ctx, 4, 2, 64);
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, NULL),
+                                 CLPRIM_SUCCESS);
+                harness_read(ctx, dst, 0, n * 4, first);
+                /* Disturb dst so the second result is really recomputed. */
+                float zero = 0;
+                clEnqueueFillBuffer(clprim_queue(ctx), dst, &zero, sizeof zero, 0, n * 4, 0, NULL, NULL);
+                ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, NULL),
+                                 CLPRIM_SUCCESS);
+                harness_read(ctx, dst, 0, n * 4, second);
+                ck_assert_msg(memcmp(first, second, n * 4) == 0, "two float scans differ (%s, %s)",
+                              exclusive ? "exclusive" : "inclusive", harness_tuning_text(ctx));
+                char msg[768];
+                ck_assert_msg(reference_check_scan(CLPRIM_FLOAT, CLPRIM_SUM, exclusive, data, first, n, msg,
+                                                   sizeof msg) == n,
+                              "%s", msg);
+            }
+        }
+        free(first);
+        free(second);
+        free(data);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* `done` is an event to wait on, for n == 0 too; NULL done is fine. */
+START_TEST(scan_events)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem src = harness_buffer(ctx, 4096, NULL), dst = harness_buffer(ctx, 4096, NULL);
+        for (size_t n = 0; n <= 1000; n += 1000) {
+            cl_event done = NULL;
+            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, n, &done),
+                             CLPRIM_SUCCESS);
+            ck_assert_msg(done != NULL, "no event for n=%zu", n);
+            ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+            cl_int exec = -1;
+            ck_assert_int_eq(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL),
+                             CL_SUCCESS);
+            ck_assert_int_eq(exec, CL_COMPLETE);
+            cl_command_queue q = NULL;
+            clGetEventInfo(done, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL);
+            ck_assert_ptr_eq(q, clprim_queue(ctx));
+            ck_assert_int_eq(clReleaseEvent(done), CL_SUCCESS);
+        }
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, 10, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clFinish(clprim_queue(ctx)), CL_SUCCESS);
+        /* n == 0 writes nothing, with or without an event. */
+        cl_mem empty = harness_buffer(ctx, 256, NULL);
+        uint32_t ones[64];
+        for (int i = 0; i < 64; i++)
+            ones[i] = 1;
+        cl_mem in = harness_buffer(ctx, sizeof ones, ones);
+        cl_event done = NULL;
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 0, in, 0, empty, 0, 0, &done), CLPRIM_SUCCESS);
+        ck_assert_ptr_nonnull(done);
+        ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 1, in, 0, empty, 0, 0, NULL), CLPRIM_SUCCESS);
+        unsigned char out[256];
+        harness_read(ctx, empty, 0, sizeof out, out);
+        ck_assert(harness_all_sentinel(out, sizeof out));
+        clReleaseMemObject(empty);
+        clReleaseMemObject(in);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* A loop of calls allocates nothing after the first: the scratch stays. */
+START_TEST(scan_reuses_scratch)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        harness_set_tuning(ctx, 4, 2, 64);
+        const size_t n = 5000;
+        cl_mem src = harness_buffer(ctx, n * 8, NULL), dst = harness_buffer(ctx, n * 8, NULL);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+        cl_mem scratch = ctx->scratch;
+        size_t bytes = ctx->scratch_bytes;
+        ck_assert_ptr_nonnull(scratch);
+        for (int i = 0; i < 5; i++) {
+            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, i & 1, src, 0, dst, 0, n - (size_t)i, NULL),
+                             CLPRIM_SUCCESS);
+            ck_assert_ptr_eq(ctx->scratch, scratch);
+            ck_assert_uint_eq(ctx->scratch_bytes, bytes);
+        }
+        clFinish(clprim_queue(ctx));
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* Sub-buffers: their origin is respected, alone and with an element offset. */
+START_TEST(scan_sub_buffers)
+{
+    uint64_t rng = test_rng(900);
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_uint align_bits = 0;
+        clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+        const size_t origin = align_bits / 8 ? align_bits / 8 : 128, n = 3001;
+        int32_t *data = harness_malloc((origin / 4 + n + 8) * 4);
+        harness_fill_random(CLPRIM_INT32, data, origin / 4 + n + 8, &rng);
+        cl_mem parent_src = harness_buffer(ctx, (origin / 4 + n + 8) * 4, data);
+        cl_mem parent_dst = harness_buffer(ctx, (origin / 4 + n + 8) * 4, NULL);
+        cl_buffer_region region = {origin, (n + 8) * 4};
+        cl_int err;
+        cl_mem sub_src = clCreateSubBuffer(parent_src, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        cl_mem sub_dst = clCreateSubBuffer(parent_dst, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 3, sub_dst, 5, n, NULL),
+                         CLPRIM_SUCCESS);
+        /* Past the sub-buffer's end even though the parent is larger. */
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 0, sub_dst, 9, n, NULL);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "dst");
+        size_t total = origin / 4 + n + 8;
+        int32_t *out = harness_malloc(total * 4);
+        harness_read(ctx, parent_dst, 0, total * 4, out);
+        char msg[768];
+        const size_t first = origin / 4 + 5;
+        ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 0, data + origin / 4 + 3, out + first, n, msg,
+                                           sizeof msg) == n,
+                      "sub-buffer: %s", msg);
+        ck_assert(harness_all_sentinel(out, first * 4));
+        ck_assert(harness_all_sentinel(out + first + n, (total - first - n) * 4));
+        free(out);
+        free(data);
+        clReleaseMemObject(sub_src);
+        clReleaseMemObject(sub_dst);
+        clReleaseMemObject(parent_src);
+        clReleaseMemObject(parent_dst);
+    }
+}
+END_TEST
+
+/* ---- Bad arguments: status, message, nothing written ---- */
+
+typedef struct {
+    clprim_context *ctx;
+    cl_mem src, dst;
+    size_t n; /* elements in each buffer */
+} bad_setup;
+
+static bad_setup bad_begin(clprim_context *ctx)
+{
+    bad_setup b = {ctx, NULL, NULL, 64};
+    int32_t data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i + 1;
+    b.src = harness_buffer(ctx, sizeof data, data);
+    b.dst = harness_buffer(ctx, sizeof data, NULL);
+    return b;
+}
+
+/* dst (and src) untouched, then release. */
+static void bad_end(bad_setup *b, const char *what)
+{
+    clFinish(clprim_queue(b->ctx));
+    unsigned char out[64 * 4];
+    harness_read(b->ctx, b->dst, 0, sizeof out, out);
+    ck_assert_msg(harness_all_sentinel(out, sizeof out), "%s: dst was written", what);
+    int32_t in[64];
+    harness_read(b->ctx, b->src, 0, sizeof in, in);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(in[i] == i + 1, "%s: src was written", what);
+    clReleaseMemObject(b->src);
+    clReleaseMemObject(b->dst);
+}
+
+START_TEST(scan_bad_null_context)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        clprim_status s = clprim_scan(NULL, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(NULL, s, CLPRIM_INVALID_ARGUMENT, "ctx");
+        bad_end(&b, "NULL ctx");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_null_buffers)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "src");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, NULL, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "dst");
+        /* n == 0 does not excuse a NULL buffer. */
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, NULL, 0, 0, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "dst");
+        /* A success afterwards clears the message. */
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.src, 0, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_str_eq(clprim_last_error(ctx), "");
+        bad_end(&b, "NULL buffer");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_enums)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        clprim_status s = clprim_scan(ctx, (clprim_type)99, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "type");
+        ck_assert_msg(strstr(clprim_last_error(ctx), "99"), "message does not name the value: %s",
+                      clprim_last_error(ctx));
+        s = clprim_scan(ctx, (clprim_type)-1, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "type");
+        s = clprim_scan(ctx, CLPRIM_INT32, (clprim_op)3, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "op");
+        s = clprim_scan(ctx, CLPRIM_INT32, (clprim_op)-7, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "op");
+        bad_end(&b, "unknown enum");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_sizes)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 1, b.dst, 0, 64, NULL);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "src");
+        ck_assert_msg(strstr(clprim_last_error(ctx), "64"), "message does not give the size: %s",
+                      clprim_last_error(ctx));
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.dst, 1, 64, NULL);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "dst");
+        /* Elements, not bytes: 64 int32 fit, 33 int64 do not. */
+        s = clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, 33, NULL);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "src");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 65, b.dst, 0, 0, NULL);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "src");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, SIZE_MAX, NULL);
+        ck_assert_msg(s == CLPRIM_BUFFER_TOO_SMALL || s == CLPRIM_INVALID_ARGUMENT, "n = SIZE_MAX: %s",
+                      clprim_status_name(s));
+        harness_assert_error(ctx, s, s, "src");
+        /* offset + n overflows size_t (and the byte count would wrap to something small). */
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, SIZE_MAX - 2, b.dst, 0, 8, NULL);
+        ck_assert_msg(s == CLPRIM_BUFFER_TOO_SMALL || s == CLPRIM_INVALID_ARGUMENT, "offset overflow: %s",
+                      clprim_status_name(s));
+        harness_assert_error(ctx, s, s, "src");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.dst, SIZE_MAX / 4 + 1, 8, NULL);
+        ck_assert_msg(s == CLPRIM_BUFFER_TOO_SMALL || s == CLPRIM_INVALID_ARGUMENT, "offset * size overflow: %s",
+                      clprim_status_name(s));
+        harness_assert_error(ctx, s, s, "dst");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, b.dst, SIZE_MAX, SIZE_MAX, NULL);
+        ck_assert_msg(s == CLPRIM_BUFFER_TOO_SMALL || s == CLPRIM_INVALID_ARGUMENT, "offset + n overflow: %s",
+                      clprim_status_name(s));
+        harness_assert_error(ctx, s, s, "src");
+        bad_end(&b, "too small");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_overlap)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        cl_mem one = harness_buffer(ctx, 64 * 4, NULL);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, one, 0, one, 2, 10, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlap");
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, one, 9, one, 0, 10, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlap");
+        unsigned char out[64 * 4];
+        harness_read(ctx, one, 0, sizeof out, out);
+        ck_assert_msg(harness_all_sentinel(out, sizeof out), "an overlapping scan wrote");
+        /* Adjacent ranges of one buffer do not overlap. */
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, one, 0, one, 10, 10, NULL), CLPRIM_SUCCESS);
+        clReleaseMemObject(one);
+        bad_end(&b, "overlap");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_read_only_dst)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        cl_mem ro = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, 64 * 4, NULL);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, ro, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "dst");
+        ck_assert_msg(strcasestr(clprim_last_error(ctx), "read"), "message: %s", clprim_last_error(ctx));
+        unsigned char out[64 * 4];
+        harness_read(ctx, ro, 0, sizeof out, out);
+        ck_assert(harness_all_sentinel(out, sizeof out));
+        /* A read-only src is fine. */
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, ro, 0, b.src, 0, 0, NULL), CLPRIM_SUCCESS);
+        cl_mem ro_src = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, 64 * 4, NULL);
+        cl_mem out_buf = harness_buffer(ctx, 64 * 4, NULL);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_MAX, 0, ro_src, 0, out_buf, 0, 64, NULL),
+                         CLPRIM_SUCCESS);
+        harness_read(ctx, out_buf, 0, sizeof out, out);
+        ck_assert(harness_all_sentinel(out, sizeof out)); /* max of 0xA5A5A5A5 is itself */
+        clReleaseMemObject(ro_src);
+        clReleaseMemObject(out_buf);
+        clReleaseMemObject(ro);
+        bad_end(&b, "read-only dst");
+    }
+}
+END_TEST
+
+START_TEST(scan_bad_other_context)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        clprim_context *other = harness_context(dev_);
+        ck_assert_ptr_ne(harness_cl_context(other), harness_cl_context(ctx));
+        cl_mem foreign = harness_buffer(other, 64 * 4, NULL);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, b.src, 0, foreign, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "dst");
+        ck_assert_msg(strcasestr(clprim_last_error(ctx), "context"), "message: %s", clprim_last_error(ctx));
+        s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, foreign, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "src");
+        unsigned char out[64 * 4];
+        harness_read(other, foreign, 0, sizeof out, out);
+        ck_assert(harness_all_sentinel(out, sizeof out));
+        clReleaseMemObject(foreign);
+        harness_release_checked(other);
+        bad_end(&b, "other context");
+    }
+}
+END_TEST
+
+/* A device without cl_khr_fp64 refuses doubles before compiling anything
+ * (simulated here by clearing the context's flag). */
+START_TEST(scan_double_unsupported)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_setup b = bad_begin(ctx);
+        int had = ctx->has_fp64;
+        ctx->has_fp64 = 0;
+        unsigned compiled = ctx->programs_compiled;
+        clprim_status s = clprim_scan(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, 0, b.src, 0, b.dst, 0, 8, NULL);
+        harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
+        harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "double");
+        ck_assert_uint_eq(ctx->programs_compiled, compiled);
+        ctx->has_fp64 = had;
+        bad_end(&b, "no fp64");
+    }
+}
+END_TEST
+
+static Suite *scan_suite(void)
+{
+    Suite *s = suite_create("scan");
+    TCase *tc = tcase_create("correct");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, scan_default_tuning, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_small_tiles, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_test(tc, scan_deep_levels);
+    tcase_add_loop_test(tc, scan_in_place, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_test(tc, scan_large_odd);
+    tcase_add_test(tc, scan_float_exact_small_integers);
+    tcase_add_test(tc, scan_int32_wraps);
+    tcase_add_test(tc, scan_float_nan_and_infinity);
+    tcase_add_test(tc, scan_deterministic);
+    tcase_add_test(tc, scan_events);
+    tcase_add_test(tc, scan_reuses_scratch);
+    tcase_add_test(tc, scan_sub_buffers);
+    suite_add_tcase(s, tc);
+
+    TCase *bad = tcase_create("bad_arguments");
+    tcase_set_timeout(bad, 300);
+    tcase_add_test(bad, scan_bad_null_context);
+    tcase_add_test(bad, scan_bad_null_buffers);
+    tcase_add_test(bad, scan_bad_enums);
+    tcase_add_test(bad, scan_bad_sizes);
+    tcase_add_test(bad, scan_bad_overlap);
+    tcase_add_test(bad, scan_bad_read_only_dst);
+    tcase_add_test(bad, scan_bad_other_context);
+    tcase_add_test(bad, scan_double_unsupported);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    return harness_run(scan_suite());
+}
