@@ -1,0 +1,279 @@
+/* `clprim histogram IN`: a channel histogram (or the compute-shader lecture's
+ * grey histogram) of a photograph computed on the device, drawn as a bar chart
+ * in the terminal and, with --plot, as a PNG (stb_image_write; a built-in
+ * 5x7 font for the labels, no other plotting dependency). */
+#include "commands.h"
+#include "image.h"
+#include "options.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage_to(FILE *to, int status)
+{
+    fprintf(to, "usage: clprim histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]\n"
+                    "                        [--device SPEC]\n"
+                    "  IN         a PNG, JPEG or BMP image\n"
+                    "  --bins     1 .. 256 even bins over the levels 0..255 (default 16, as in the lecture)\n"
+                    "  --channel  one channel, grey = floor((r + g + b) / 3) (default), or all of them\n"
+                    "  --plot     also draw the chart as a PNG bar chart\n");
+    return status;
+}
+
+static int usage(void)
+{
+    return usage_to(stderr, 2);
+}
+
+/* The levels of bin b of `bins`: v goes to bin v * bins / 256. */
+static void bin_levels(size_t b, size_t bins, unsigned *lo, unsigned *hi)
+{
+    *lo = (unsigned)((b * 256 + bins - 1) / bins);
+    *hi = (unsigned)(((b + 1) * 256 + bins - 1) / bins - 1);
+}
+
+static void print_chart(const char *title, const uint32_t *h, size_t bins)
+{
+    uint32_t top = 1;
+    uint64_t total = 0;
+    for (size_t b = 0; b < bins; b++) {
+        if (h[b] > top)
+            top = h[b];
+        total += h[b];
+    }
+    printf("\n%s\n%9s %10s %6s\n", title, "levels", "count", "%");
+    for (size_t b = 0; b < bins; b++) {
+        unsigned lo, hi;
+        bin_levels(b, bins, &lo, &hi);
+        char range[16];
+        if (lo == hi)
+            snprintf(range, sizeof range, "%u", lo);
+        else
+            snprintf(range, sizeof range, "%u-%u", lo, hi);
+        int bar = (int)((uint64_t)h[b] * 50 / top);
+        if (bar == 0 && h[b] > 0)
+            bar = 1; /* non-empty bins always show */
+        printf("%9s %10u %5.1f%% |%.*s\n", range, h[b], total ? 100.0 * h[b] / (double)total : 0.0, bar,
+               "##################################################");
+    }
+}
+
+/* ---- The PNG chart ---- */
+
+typedef struct {
+    char c;
+    unsigned char rows[7]; /* 5 bits a row, the leftmost pixel in bit 4 */
+} glyph;
+
+static const glyph font[] = {
+    {'0', {14, 17, 19, 21, 25, 17, 14}}, {'1', {4, 12, 4, 4, 4, 4, 14}},    {'2', {14, 17, 1, 2, 4, 8, 31}},
+    {'3', {31, 2, 4, 2, 1, 17, 14}},     {'4', {2, 6, 10, 18, 31, 2, 2}},   {'5', {31, 16, 30, 1, 1, 17, 14}},
+    {'6', {6, 8, 16, 30, 17, 17, 14}},   {'7', {31, 1, 2, 4, 8, 8, 8}},     {'8', {14, 17, 17, 14, 17, 17, 14}},
+    {'9', {14, 17, 17, 15, 1, 2, 12}},   {'R', {30, 17, 17, 30, 20, 18, 17}}, {'G', {14, 17, 16, 23, 17, 17, 15}},
+    {'B', {30, 17, 17, 30, 17, 17, 30}}, {'A', {14, 17, 17, 31, 17, 17, 17}}, {'E', {31, 16, 16, 30, 16, 16, 31}},
+    {'Y', {17, 17, 10, 4, 4, 4, 4}},
+};
+
+typedef struct {
+    cli_image img;
+} canvas;
+
+static void put(canvas *c, long x, long y, const unsigned char rgb[3])
+{
+    if (x < 0 || y < 0 || (size_t)x >= c->img.width || (size_t)y >= c->img.height)
+        return;
+    memcpy(c->img.pixels + ((size_t)y * c->img.width + (size_t)x) * 3, rgb, 3);
+}
+
+static void fill_rect(canvas *c, long x0, long y0, long x1, long y1, const unsigned char rgb[3])
+{
+    for (long y = y0; y < y1; y++)
+        for (long x = x0; x < x1; x++)
+            put(c, x, y, rgb);
+}
+
+/* Text at (x, y), its top-left corner; each font pixel is scale x scale. */
+static void text(canvas *c, long x, long y, const char *s, int scale, const unsigned char rgb[3])
+{
+    for (; *s; s++, x += 6 * scale) {
+        const glyph *g = NULL;
+        for (size_t i = 0; i < sizeof font / sizeof font[0]; i++)
+            if (font[i].c == *s)
+                g = &font[i];
+        if (!g)
+            continue;
+        for (int r = 0; r < 7; r++)
+            for (int b = 0; b < 5; b++)
+                if (g->rows[r] >> (4 - b) & 1)
+                    fill_rect(c, x + b * scale, y + r * scale, x + (b + 1) * scale, y + (r + 1) * scale, rgb);
+    }
+}
+
+static long text_width(const char *s, int scale)
+{
+    return (long)strlen(s) * 6 * scale - scale;
+}
+
+/* One panel per histogram, stacked. */
+static int plot_png(const char *path, const uint32_t *hist, size_t bins, size_t nhist, const char *const *names,
+                    const unsigned char (*colours)[3], char *why, size_t size)
+{
+    const long left = 90, right = 24, top = 16, bottom = 40, plot_h = 200, panel_h = top + plot_h + bottom;
+    const long plot_w = bins * 3 > 768 ? (long)bins * 3 : 768;
+    canvas c;
+    if (cli_image_alloc(&c.img, (size_t)(left + plot_w + right), (size_t)(panel_h * (long)nhist), 3, 255) != 0) {
+        snprintf(why, size, "out of memory drawing %s", path);
+        return -1;
+    }
+    const unsigned char axis[3] = {40, 40, 40}, grid[3] = {225, 225, 225}, label[3] = {60, 60, 60};
+    for (size_t k = 0; k < nhist; k++) {
+        const uint32_t *h = hist + k * bins;
+        const long y0 = (long)k * panel_h + top, base = y0 + plot_h;
+        uint32_t peak = 1;
+        for (size_t b = 0; b < bins; b++)
+            if (h[b] > peak)
+                peak = h[b];
+        for (int q = 1; q <= 4; q++) /* grid lines at quarters of the peak */
+            fill_rect(&c, left, base - plot_h * q / 4, left + plot_w, base - plot_h * q / 4 + 1, grid);
+        for (size_t b = 0; b < bins; b++) {
+            long x0 = left + (long)b * plot_w / (long)bins, x1 = left + (long)(b + 1) * plot_w / (long)bins;
+            long gap = x1 - x0 > 4 ? 1 : 0;
+            long bar = (long)((uint64_t)h[b] * (uint64_t)plot_h / peak);
+            if (bar == 0 && h[b] > 0)
+                bar = 1;
+            fill_rect(&c, x0 + gap, base - bar, x1 - gap, base, colours[k]);
+        }
+        fill_rect(&c, left - 1, y0, left, base + 1, axis);                 /* y axis */
+        fill_rect(&c, left - 1, base, left + plot_w, base + 1, axis);      /* x axis */
+        char num[32];
+        snprintf(num, sizeof num, "%u", peak);
+        text(&c, left - 8 - text_width(num, 2), y0 - 2, num, 2, label);   /* the peak count */
+        fill_rect(&c, left - 5, y0, left - 1, y0 + 1, axis);
+        text(&c, left - 8 - text_width("0", 2), base - 12, "0", 2, label);
+        static const unsigned ticks[] = {0, 64, 128, 192, 255};
+        for (int t = 0; t < 5; t++) { /* levels under the x axis */
+            long x = left + (long)ticks[t] * plot_w / 256 + (ticks[t] == 255 ? plot_w / 256 : 0);
+            fill_rect(&c, x, base, x + 1, base + 5, axis);
+            snprintf(num, sizeof num, "%u", ticks[t]);
+            long w = text_width(num, 2);
+            text(&c, t == 0 ? x : t == 4 ? x - w : x - w / 2, base + 9, num, 2, label);
+        }
+        text(&c, left + plot_w - text_width(names[k], 3) - 6, y0 + 4, names[k], 3, colours[k]);
+    }
+    int rc = cli_image_write_png(path, &c.img, why, size);
+    cli_image_free(&c.img);
+    return rc;
+}
+
+int cmd_histogram(int argc, char **argv)
+{
+    const char *in_path = NULL, *device = NULL, *channel_name = "grey", *plot = NULL;
+    long bins = 16;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--bins") && i + 1 < argc) {
+            if (!cli_parse_long("histogram", "--bins", argv[++i], 1, 256, &bins))
+                return 2;
+        } else if (!strcmp(argv[i], "--channel") && i + 1 < argc) {
+            channel_name = argv[++i];
+        } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
+            plot = argv[++i];
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            device = argv[++i];
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            return usage_to(stdout, 0);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "clprim histogram: unknown or incomplete option %s\n", argv[i]);
+            return usage();
+        } else if (!in_path) {
+            in_path = argv[i];
+        } else {
+            return usage();
+        }
+    }
+    if (!in_path)
+        return usage();
+    static const char *const channel_names[] = {"r", "g", "b", "a", "grey", "all"};
+    const int channel = cli_pick("histogram", "--channel", channel_name, channel_names, 6);
+    if (channel < 0)
+        return 2;
+    if (plot && !cli_want_png("histogram", "--plot", plot, "chart"))
+        return 2;
+
+    cli_image img;
+    if (cli_load_image("histogram", in_path, &img) != 0)
+        return 1;
+    if (channel == CLPRIM_CHANNEL_A && img.channels != 4) {
+        fprintf(stderr, "clprim histogram: %s has no alpha channel\n", in_path);
+        cli_image_free(&img);
+        return 1;
+    }
+    char device_name[256];
+    clprim_context *ctx = cli_open_for_image(device, &img, device_name, sizeof device_name);
+    if (!ctx)
+        return 1;
+
+    int status = 1;
+    char why[1024];
+    const size_t nhist = channel == CLPRIM_CHANNEL_ALL ? (size_t)img.channels : 1, slots = nhist * (size_t)bins;
+    uint32_t *hist = calloc(slots, sizeof *hist);
+    cl_int err;
+    cl_mem src = cli_image_upload(ctx, &img, &err);
+    cl_mem hbuf = cli_buffer(ctx, CL_MEM_READ_WRITE, slots * sizeof *hist, NULL, &err);
+    if (err != CL_SUCCESS || !hist) {
+        fprintf(stderr, "clprim histogram: cannot allocate buffers for the image (OpenCL error %d)\n", err);
+        goto done;
+    }
+    clprim_image si = cli_image_view(src, &img);
+    double call_ms = 0;
+    for (int run = 0; run < 2; run++) { /* the first call builds the kernels */
+        double start = cli_now();
+        clprim_status s = clprim_image_histogram(ctx, &si, (clprim_channel)channel, (size_t)bins, hbuf, 0, NULL);
+        if (s != CLPRIM_SUCCESS) {
+            fprintf(stderr, "clprim histogram: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
+            goto done;
+        }
+        clFinish(clprim_queue(ctx));
+        call_ms = (cli_now() - start) * 1e3;
+    }
+    err = clEnqueueReadBuffer(clprim_queue(ctx), hbuf, CL_TRUE, 0, slots * sizeof *hist, hist, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "clprim histogram: reading the histogram back failed (OpenCL error %d)\n", err);
+        goto done;
+    }
+
+    printf("%s: %zu x %zu %s, %ld bins, on %s (%.3f ms a call)\n", in_path, img.width, img.height,
+           cli_image_channels_name(img.channels), bins, device_name, call_ms);
+    static const char *const titles[] = {"red", "green", "blue", "alpha", "grey = floor((r + g + b) / 3)"};
+    static const char *const labels[] = {"R", "G", "B", "A", "GREY"};
+    static const unsigned char colours[5][3] = {{214, 48, 49}, {46, 160, 67}, {45, 95, 210}, {130, 130, 130},
+                                                {85, 85, 85}};
+    const char *names[4];
+    unsigned char panel_colours[4][3];
+    for (size_t k = 0; k < nhist; k++) {
+        int c = channel == CLPRIM_CHANNEL_ALL ? (int)k : channel;
+        print_chart(titles[c], hist + k * (size_t)bins, (size_t)bins);
+        names[k] = labels[c];
+        memcpy(panel_colours[k], colours[c], 3);
+    }
+    if (plot) {
+        if (plot_png(plot, hist, (size_t)bins, nhist, names, (const unsigned char(*)[3])panel_colours, why,
+                     sizeof why) != 0) {
+            fprintf(stderr, "clprim histogram: %s\n", why);
+            goto done;
+        }
+        printf("\nwrote %s\n", plot);
+    }
+    status = 0;
+
+done:
+    if (src)
+        clReleaseMemObject(src);
+    if (hbuf)
+        clReleaseMemObject(hbuf);
+    free(hist);
+    cli_image_free(&img);
+    clprim_release(ctx);
+    return status;
+}
