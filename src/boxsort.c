@@ -1,0 +1,175 @@
+/* Box sort of particles (the particle-simulation report's job), built on the
+ * library's pieces:
+ *   1. box_ids: each particle's box id, into scratch;
+ *   2. a stable radix sort of (box id, index) pairs over the bits the largest id
+ *      needs: sorted ids into scratch, indices into `order`;
+ *   3. per-box counts from the runs of equal sorted ids (box_run_ends then
+ *      box_run_starts, into box_start, which the host zero-filled);
+ *   4. an exclusive scan of the boxes + 1 counts in place: the box starts;
+ *   5. optionally, the positions gathered in sorted order.
+ * No step waits on another work-group inside a kernel, and none uses atomics, so
+ * the result is the same on every device and run. */
+#include "radix_sort.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define SCRATCH_ALIGN 256
+
+static size_t align_up(size_t x)
+{
+    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
+}
+
+static clprim_status check_grid(clprim_context *ctx, const clprim_box_grid *grid, size_t *boxes)
+{
+    static const char axis[3] = {'x', 'y', 'z'};
+    if (!grid)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_box_sort: grid is NULL");
+    uint64_t total = 1;
+    for (int a = 0; a < 3; a++) {
+        if (!isfinite(grid->origin[a]))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_box_sort: grid->origin[%d] (%c) is %g, not finite",
+                               a, axis[a], (double)grid->origin[a]);
+        if (!isfinite(grid->box_size[a]) || !(grid->box_size[a] > 0.0f) || !isfinite(1.0f / grid->box_size[a]))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "clprim_box_sort: grid->box_size[%d] (%c) is %g; it must be finite and > 0 with a "
+                               "finite inverse",
+                               a, axis[a], (double)grid->box_size[a]);
+        if (grid->dims[a] == 0)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_box_sort: grid->dims[%d] (%c) is 0", a,
+                               axis[a]);
+        if (grid->dims[a] > UINT32_MAX || (total *= grid->dims[a]) > UINT32_MAX)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "clprim_box_sort: the grid has %zu x %zu x %zu boxes; at most 2^32 - 1 are allowed",
+                               grid->dims[0], grid->dims[1], grid->dims[2]);
+    }
+    *boxes = (size_t)total;
+    return CLPRIM_SUCCESS;
+}
+
+/* Byte ranges [a, a + an) and [b, b + bn) of the same buffer meet. */
+static int bytes_meet(cl_mem a, size_t a_begin, size_t a_bytes, cl_mem b, size_t b_begin, size_t b_bytes)
+{
+    return a && b && a == b && a_bytes && b_bytes && a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+}
+
+clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, cl_mem positions,
+                              size_t positions_offset, size_t n, cl_mem box_start, size_t box_start_offset,
+                              cl_mem order, size_t order_offset, cl_mem sorted_positions,
+                              size_t sorted_positions_offset, cl_event *done)
+{
+    size_t boxes = 0;
+    clprim_status s = clprim_check_context(ctx, "clprim_box_sort");
+    if (s == CLPRIM_SUCCESS)
+        s = check_grid(ctx, grid, &boxes);
+    if (s == CLPRIM_SUCCESS && (uint64_t)n > UINT32_MAX)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                        "clprim_box_sort: n = %zu particles; indices and box starts are cl_uint, so n must be "
+                        "below 2^32",
+                        n);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "positions", positions, positions_offset, n, 3 * sizeof(cl_float), 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "box_start", box_start, box_start_offset, boxes + 1, sizeof(cl_uint), 1);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "order", order, order_offset, n, sizeof(cl_uint), 1);
+    if (s == CLPRIM_SUCCESS && sorted_positions)
+        s = clprim_check_buffer(ctx, "sorted_positions", sorted_positions, sorted_positions_offset, n,
+                                3 * sizeof(cl_float), 1);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+
+    /* Outputs meet neither the positions nor each other. */
+    struct {
+        const char *name;
+        cl_mem buf;
+        size_t begin, bytes;
+    } r[4] = {
+        {"positions", positions, positions_offset * 12, n * 12},
+        {"box_start", box_start, box_start_offset * 4, (boxes + 1) * 4},
+        {"order", order, order_offset * 4, n * 4},
+        {"sorted_positions", sorted_positions, sorted_positions_offset * 12, n * 12},
+    };
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (bytes_meet(r[i].buf, r[i].begin, r[i].bytes, r[j].buf, r[j].begin, r[j].bytes))
+                return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                   "clprim_box_sort: %s and %s are the same buffer with overlapping ranges",
+                                   r[i].name, r[j].name);
+
+    /* Scratch: ids, sorted ids, then the sort's own part; the scan of the box
+     * counts reuses the sort's part once the sort is done. */
+    const clprim_type_info *u32 = clprim_type_info_of(CLPRIM_UINT32);
+    const size_t ids_at = 0, sorted_at = align_up(n * 4), sort_at = sorted_at + align_up(n * 4);
+    size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, n, 1) : 0;
+    size_t scan_bytes = clprim_scan_scratch_bytes(&ctx->tuning, boxes + 1, 4);
+    cl_mem scratch;
+    s = clprim_scratch(ctx, sort_at + (sort_bytes > scan_bytes ? sort_bytes : scan_bytes), &scratch);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+
+    char options[256] = "";
+    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
+    cl_kernel k_zero, k_ids, k_ends, k_starts, k_gather = NULL;
+    s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_zero", &k_zero);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_ids", &k_ids);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_run_ends", &k_ends);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_run_starts", &k_starts);
+    if (s == CLPRIM_SUCCESS && sorted_positions)
+        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_gather", &k_gather);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+
+    const cl_ulong count = n, pos_off = positions_offset, ids_off = ids_at / 4, sorted_off = sorted_at / 4;
+    const cl_ulong start_off = box_start_offset, order_off = order_offset;
+    const clprim_split split = clprim_split_range(&ctx->tuning, n);
+
+    /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
+     * is the zero that the exclusive scan turns into n). */
+    const cl_ulong nstart = boxes + 1;
+    const clprim_split zsplit = clprim_split_range(&ctx->tuning, boxes + 1);
+    const clprim_arg zero_args[] = {CLPRIM_ARG(box_start), CLPRIM_ARG(start_off), CLPRIM_ARG(nstart),
+                                    CLPRIM_ARG(zsplit.chunk)};
+    s = clprim_launch(ctx, k_zero, "box sort (box_zero)", zsplit.groups, zero_args, 4, NULL);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    if (n > 0) {
+        cl_float4 origin = {{grid->origin[0], grid->origin[1], grid->origin[2], 0.0f}};
+        cl_float4 inv = {{1.0f / grid->box_size[0], 1.0f / grid->box_size[1], 1.0f / grid->box_size[2], 0.0f}};
+        cl_uint4 dims = {{(cl_uint)grid->dims[0], (cl_uint)grid->dims[1], (cl_uint)grid->dims[2], 0}};
+        const clprim_arg id_args[] = {CLPRIM_ARG(positions), CLPRIM_ARG(pos_off), CLPRIM_ARG(count),
+                                      CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
+                                      CLPRIM_ARG(dims),      CLPRIM_ARG(scratch), CLPRIM_ARG(ids_off)};
+        s = clprim_launch(ctx, k_ids, "box sort (box_ids)", split.groups, id_args, 9, NULL);
+
+        /* Only the bits of the largest id take part in the sort. */
+        unsigned bits = 1;
+        while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
+            bits++;
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_radix_sort_device(ctx, CLPRIM_UINT32, bits, scratch, ids_off, scratch, sorted_off, NULL, 0,
+                                         order, order_offset, n, scratch, sort_at, NULL);
+
+        const clprim_arg run_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(sorted_off), CLPRIM_ARG(count),
+                                       CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off)};
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_launch(ctx, k_ends, "box sort (box_run_ends)", split.groups, run_args, 6, NULL);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_launch(ctx, k_starts, "box sort (box_run_starts)", split.groups, run_args, 6, NULL);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+    }
+    s = clprim_scan_device(ctx, u32, CLPRIM_SUM, 1, box_start, start_off, box_start, start_off, boxes + 1, scratch,
+                           sort_at, sorted_positions && n ? NULL : done);
+    if (s != CLPRIM_SUCCESS || !sorted_positions || n == 0)
+        return s;
+    const cl_ulong sp_off = sorted_positions_offset;
+    const clprim_arg gather_args[] = {CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),     CLPRIM_ARG(order),
+                                      CLPRIM_ARG(order_off), CLPRIM_ARG(count),       CLPRIM_ARG(split.chunk),
+                                      CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off)};
+    return clprim_launch(ctx, k_gather, "box sort (box_gather)", split.groups, gather_args, 8, done);
+}

@@ -1,0 +1,331 @@
+/* k-means colour quantization: deterministic k-means++ seeding on the host, then
+ * Lloyd's iterations on the device (cl/kmeans.cl). Assignment uses integer
+ * squared distances to the centres rounded to 8 bits, and the update works on
+ * exact integer sums, so host and device agree pixel for pixel; only the final
+ * division sum / count is floating point, and it is done here on the host. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCRATCH_ALIGN 256
+#define SEED_SAMPLES 65536
+#define CHUNK_LIMIT ((size_t)1 << 24) /* pixels a work-group sums in uint: 2^24 * 255 < 2^32 */
+
+static size_t align_up(size_t x)
+{
+    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
+}
+
+unsigned clprim_kmeans_dims(clprim_pixel_format format)
+{
+    switch (format) {
+    case CLPRIM_RGB8:
+    case CLPRIM_RGBA8: return 3;
+    case CLPRIM_GREY8: return 1;
+    default: return 0;
+    }
+}
+
+/* The rounding that assignment uses: floor(c + 0.5f) clamped to 0..255. */
+static unsigned char round_centre(float c)
+{
+    float r = floorf(c + 0.5f);
+    return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (unsigned char)r;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t dist2(const unsigned char *a, const unsigned char *b, unsigned dims)
+{
+    uint32_t d = 0;
+    for (unsigned c = 0; c < dims; c++) {
+        int e = (int)a[c] - (int)b[c];
+        d += (uint32_t)(e * e);
+    }
+    return d;
+}
+
+clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size_t height, size_t row_pitch,
+                                 clprim_pixel_format format, unsigned k, unsigned long long seed, float *centres)
+{
+    const unsigned dims = clprim_kmeans_dims(format);
+    const size_t bpp = clprim_pixel_size(format);
+    if (!pixels || !centres)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans_seed: %s is NULL",
+                           !pixels ? "pixels" : "centres");
+    if (!dims || !bpp)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans_seed: unknown clprim_pixel_format %d",
+                           (int)format);
+    if (width == 0 || height == 0 || width > SIZE_MAX / height || width > SIZE_MAX / bpp)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT,
+                           "clprim_kmeans_seed: width %zu x height %zu: both must be positive, without overflow",
+                           width, height);
+    if (k < 1 || k > CLPRIM_KMEANS_MAX_K)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans_seed: k = %u is outside [1, %d]", k,
+                           CLPRIM_KMEANS_MAX_K);
+    const size_t pitch = row_pitch ? row_pitch : width * bpp;
+    if (pitch < width * bpp)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT,
+                           "clprim_kmeans_seed: row_pitch %zu is smaller than a row of %zu pixels (%zu bytes)",
+                           row_pitch, width, width * bpp);
+
+    /* The sample: S pixels at evenly spaced indices, their colours packed. */
+    const uint64_t n = (uint64_t)width * height;
+    const size_t S = n < SEED_SAMPLES ? (size_t)n : SEED_SAMPLES;
+    unsigned char *colour = malloc(S * dims);
+    uint32_t *d2 = malloc(S * sizeof *d2);
+    if (!colour || !d2) {
+        free(colour);
+        free(d2);
+        return clprim_fail(NULL, CLPRIM_OUT_OF_MEMORY, "clprim_kmeans_seed: %zu bytes for the sample",
+                           S * (dims + sizeof *d2));
+    }
+    for (size_t s = 0; s < S; s++) {
+        uint64_t i = (uint64_t)s * n / S;
+        const unsigned char *p = pixels + (size_t)(i / width) * pitch + (size_t)(i % width) * bpp;
+        memcpy(colour + s * dims, p, dims);
+    }
+
+    uint64_t state = seed;
+    unsigned char chosen[CLPRIM_KMEANS_MAX_K][3];
+    size_t first = (size_t)(splitmix64(&state) % S);
+    memcpy(chosen[0], colour + first * dims, dims);
+    for (size_t s = 0; s < S; s++)
+        d2[s] = dist2(colour + s * dims, chosen[0], dims);
+    for (unsigned j = 1; j < k; j++) {
+        uint64_t total = 0;
+        for (size_t s = 0; s < S; s++)
+            total += d2[s];
+        if (total == 0) { /* every sampled colour is a centre already */
+            memcpy(chosen[j], chosen[0], dims);
+            continue;
+        }
+        uint64_t r = splitmix64(&state) % total, cumulative = 0;
+        size_t pick = 0;
+        for (size_t s = 0; s < S; s++) {
+            cumulative += d2[s];
+            if (cumulative > r) {
+                pick = s;
+                break;
+            }
+        }
+        memcpy(chosen[j], colour + pick * dims, dims);
+        for (size_t s = 0; s < S; s++) {
+            uint32_t d = dist2(colour + s * dims, chosen[j], dims);
+            if (d < d2[s])
+                d2[s] = d;
+        }
+    }
+    for (unsigned j = 0; j < k; j++)
+        for (unsigned c = 0; c < dims; c++)
+            centres[j * dims + c] = (float)chosen[j][c];
+    free(colour);
+    free(d2);
+    clprim_clear_error(NULL);
+    return CLPRIM_SUCCESS;
+}
+
+/* ---- Lloyd's iterations on the device ---- */
+
+/* How the pixels are split among work-groups: the usual split, with chunks of
+ * at most CHUNK_LIMIT pixels. */
+static clprim_split kmeans_split(const clprim_context *ctx, size_t n)
+{
+    clprim_split split = clprim_split_range(&ctx->tuning, n);
+    if (split.chunk > CHUNK_LIMIT) {
+        size_t tile = ctx->tuning.work_group_size * ctx->tuning.items_per_thread;
+        size_t tiles = CHUNK_LIMIT / tile ? CHUNK_LIMIT / tile : 1;
+        split.chunk = (cl_ulong)tiles * tile;
+        split.groups = (size_t)((n + split.chunk - 1) / split.chunk);
+    }
+    return split;
+}
+
+/* The centres rounded for assignment, 4 bytes a centre, written to cbuf
+ * (blocking: `rounded` changes before the next write); what names the write in
+ * a failure's message. */
+static clprim_status write_rounded(clprim_context *ctx, cl_mem cbuf, const float *current, unsigned k,
+                                   unsigned dims, unsigned char *rounded, const char *what)
+{
+    for (unsigned j = 0; j < k; j++)
+        for (unsigned c = 0; c < dims; c++)
+            rounded[4 * j + c] = round_centre(current[j * dims + c]);
+    cl_int err = clEnqueueWriteBuffer(ctx->queue, cbuf, CL_TRUE, 0, (size_t)k * 4, rounded, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "clprim_kmeans: writing the %s", what);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsigned k, unsigned max_iterations,
+                            float *centres, cl_mem labels, size_t labels_offset, const clprim_image *dst,
+                            clprim_kmeans_info *info)
+{
+    clprim_image_layout in, out = {0};
+    clprim_status s = clprim_check_context(ctx, "clprim_kmeans");
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_image(ctx, "clprim_kmeans", "src", src, 0, &in);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    const unsigned dims = clprim_kmeans_dims(src->format);
+    const size_t n = (size_t)in.n;
+    if (k < 1 || k > CLPRIM_KMEANS_MAX_K)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans: k = %u is outside [1, %d]", k,
+                           CLPRIM_KMEANS_MAX_K);
+    if (max_iterations == 0)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans: max_iterations is 0");
+    if (!centres)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans: centres is NULL");
+    for (size_t i = 0; i < (size_t)k * dims; i++)
+        if (!isfinite(centres[i]))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_kmeans: centres[%zu] is %g, not finite", i,
+                               (double)centres[i]);
+    if ((uint64_t)n > UINT32_MAX)
+        return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
+                           "clprim_kmeans: %zu x %zu = %zu pixels; at most 2^32 - 1 are supported", src->width,
+                           src->height, n);
+    if (dst) {
+        s = clprim_check_image(ctx, "clprim_kmeans", "dst", dst, 1, &out);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+        if (dst->format != src->format || out.width != in.width || out.height != in.height)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "clprim_kmeans: dst (%zu x %zu, format %d) must have the size and format of src "
+                               "(%zu x %zu, format %d)",
+                               dst->width, dst->height, (int)dst->format, src->width, src->height, (int)src->format);
+        s = clprim_check_image_overlap(ctx, "clprim_kmeans", &in, &out);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+    }
+    if (labels) {
+        s = clprim_check_buffer(ctx, "labels", labels, labels_offset, n, 1, 1);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+        const clprim_image_layout *imgs[2] = {&in, dst ? &out : NULL};
+        for (int i = 0; i < 2; i++)
+            if (imgs[i] && imgs[i]->data == labels && labels_offset < imgs[i]->end &&
+                imgs[i]->first < labels_offset + n)
+                return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                   "clprim_kmeans: labels [%zu, %zu) overlaps the bytes of %s [%zu, %zu)",
+                                   labels_offset, labels_offset + n, i ? "dst" : "src", imgs[i]->first,
+                                   imgs[i]->end);
+    }
+
+    /* Scratch: labels (when the caller keeps none), the work-groups' partials,
+     * the folded sums: all written by kernels only. The rounded centres, which
+     * the host writes every iteration, get a small buffer of their own for the
+     * call (host writes into the shared scratch make oclgrind's uninitialised-
+     * memory check misreport the kernel-written data beside them). */
+    const clprim_split split = kmeans_split(ctx, n);
+    const cl_uint stride = dims + 1, width = k * stride;
+    const size_t labels_at = 0;
+    const size_t partials_at = labels ? 0 : align_up(n);
+    const size_t sums_at = partials_at + align_up(split.groups * width * sizeof(cl_uint));
+    cl_mem scratch;
+    s = clprim_scratch(ctx, sums_at + width * sizeof(cl_ulong), &scratch);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+
+    char options[256];
+    snprintf(options, sizeof options, "-DPIXEL_SIZE=%u -DDIMS=%u", in.bpp, dims);
+    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
+    cl_kernel k_assign, k_fold, k_apply = NULL;
+    s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_assign", &k_assign);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_fold", &k_fold);
+    if (s == CLPRIM_SUCCESS && dst)
+        s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_apply", &k_apply);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    cl_int err;
+    cl_mem cbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, CLPRIM_KMEANS_MAX_K * 4, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "clprim_kmeans: allocating %d bytes for the centres",
+                              CLPRIM_KMEANS_MAX_K * 4);
+
+    cl_mem label_buf = labels ? labels : scratch;
+    const cl_ulong label_off = labels ? labels_offset : labels_at;
+    const cl_ulong src_off = in.offset, src_pitch = in.pitch, centres_off = 0;
+    const cl_ulong partials_off = partials_at / sizeof(cl_uint), sums_off = sums_at / sizeof(cl_ulong);
+    const cl_uint w = (cl_uint)in.width, count = (cl_uint)n, k_arg = k, groups = (cl_uint)split.groups;
+    const size_t fold_groups = (width + ctx->tuning.work_group_size - 1) / ctx->tuning.work_group_size;
+
+    float current[CLPRIM_KMEANS_MAX_K * 3];
+    memcpy(current, centres, (size_t)k * dims * sizeof(float));
+    unsigned char rounded[CLPRIM_KMEANS_MAX_K * 4] = {0};
+    cl_ulong sums[CLPRIM_KMEANS_MAX_K * 4];
+    clprim_kmeans_info result = {0, 0};
+    for (unsigned it = 0; it < max_iterations && !result.converged; it++) {
+        s = write_rounded(ctx, cbuf, current, k, dims, rounded, "centres");
+        if (s != CLPRIM_SUCCESS)
+            goto out;
+        const clprim_arg assign_args[] = {
+            CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),     CLPRIM_ARG(src_pitch), CLPRIM_ARG(w),
+            CLPRIM_ARG(count),   CLPRIM_ARG(split.chunk), CLPRIM_ARG(cbuf),      CLPRIM_ARG(centres_off),
+            CLPRIM_ARG(k_arg),   CLPRIM_ARG(label_buf),   CLPRIM_ARG(label_off), CLPRIM_ARG(scratch),
+            CLPRIM_ARG(partials_off)};
+        s = clprim_launch(ctx, k_assign, "k-means assignment (kmeans_assign)", split.groups, assign_args, 13,
+                          NULL);
+        const clprim_arg fold_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off), CLPRIM_ARG(groups),
+                                        CLPRIM_ARG(width),   CLPRIM_ARG(scratch),      CLPRIM_ARG(sums_off)};
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_launch(ctx, k_fold, "k-means update (kmeans_fold)", fold_groups, fold_args, 6, NULL);
+        if (s != CLPRIM_SUCCESS)
+            goto out;
+        err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, sums_at, width * sizeof(cl_ulong), sums, 0, NULL,
+                                  NULL);
+        if (err != CL_SUCCESS) {
+            s = clprim_fail_cl(ctx, err, "clprim_kmeans: reading the cluster sums");
+            goto out;
+        }
+
+        /* The update, and whether it moved any rounded centre. */
+        result.iterations = it + 1;
+        result.converged = 1;
+        for (unsigned j = 0; j < k; j++) {
+            cl_ulong members = sums[j * stride + dims];
+            if (members == 0)
+                continue; /* an empty cluster keeps its centre */
+            for (unsigned c = 0; c < dims; c++) {
+                current[j * dims + c] = (float)((double)sums[j * stride + c] / (double)members);
+                if (round_centre(current[j * dims + c]) != rounded[4 * j + c])
+                    result.converged = 0;
+            }
+        }
+    }
+
+    if (dst) {
+        s = write_rounded(ctx, cbuf, current, k, dims, rounded, "final centres");
+        if (s != CLPRIM_SUCCESS)
+            goto out;
+        const cl_ulong dst_off = out.offset, dst_pitch = out.pitch;
+        const clprim_arg apply_args[] = {
+            CLPRIM_ARG(in.data),   CLPRIM_ARG(src_off),     CLPRIM_ARG(src_pitch), CLPRIM_ARG(label_buf),
+            CLPRIM_ARG(label_off), CLPRIM_ARG(w),           CLPRIM_ARG(count),     CLPRIM_ARG(split.chunk),
+            CLPRIM_ARG(cbuf),      CLPRIM_ARG(centres_off), CLPRIM_ARG(out.data),  CLPRIM_ARG(dst_off),
+            CLPRIM_ARG(dst_pitch)};
+        s = clprim_launch(ctx, k_apply, "k-means quantization (kmeans_apply)", split.groups, apply_args, 13, NULL);
+        if (s != CLPRIM_SUCCESS)
+            goto out;
+    }
+    err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS) {
+        s = clprim_fail_cl(ctx, err, "clprim_kmeans: waiting for the queue");
+        goto out;
+    }
+    memcpy(centres, current, (size_t)k * dims * sizeof(float));
+    if (info)
+        *info = result;
+out:
+    clReleaseMemObject(cbuf);
+    return s;
+}

@@ -1,0 +1,420 @@
+/* clprim_kmeans against a CPU implementation of the same algorithm with the same
+ * initialisation (clprim_kmeans_seed): the same labels, the same iteration count
+ * and convergence, centres within 1e-4, the same quantized pixels. Noise and
+ * clustered images, RGB8, RGBA8 (alpha copied) and GREY8, row padding and
+ * offsets, k from 1 to 256, iteration limits, in place, small tunings, and an
+ * image large enough that one work-group's uint sums would wrap without the
+ * chunk limit. Then clprim_kmeans_seed, and every bad argument. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference_sort.h"
+
+/* ck_assert_msg only on failure: every ck_assert call is a message to the parent
+ * process in fork mode, too slow for one per element of a large output. */
+#define CHECK(cond, ...)                                                                               \
+    do {                                                                                               \
+        if (!(cond))                                                                                   \
+            ck_assert_msg(cond, __VA_ARGS__);                                                          \
+    } while (0)
+
+#define FOR_EACH_DEVICE(ctx)                                                                           \
+    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
+        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; clprim_release(ctx), once_ = NULL)
+
+static uint64_t test_rng(unsigned salt)
+{
+    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
+}
+
+/* ---- An image in host memory, laid out like a clprim_image ---- */
+
+typedef struct {
+    unsigned char *data;
+    size_t bytes, offset, width, height, pitch;
+    clprim_pixel_format format;
+} host_image;
+
+static const unsigned char *pixel(const host_image *im, size_t i)
+{
+    return im->data + im->offset + (i / im->width) * im->pitch + (i % im->width) * clprim_pixel_size(im->format);
+}
+
+typedef enum { NOISE, BLOBS, FEW_COLOURS, CONSTANT } content;
+
+static host_image make_image(clprim_pixel_format f, size_t w, size_t h, size_t offset, size_t pad, content c,
+                             uint64_t *rng)
+{
+    const size_t bpp = clprim_pixel_size(f);
+    host_image im = {NULL, 0, offset, w, h, w * bpp + pad, f};
+    im.bytes = offset + (h - 1) * im.pitch + w * bpp + 3;
+    im.data = harness_malloc(im.bytes);
+    for (size_t i = 0; i < im.bytes; i++)
+        im.data[i] = (unsigned char)harness_rand(rng); /* padding too: it must not matter */
+    unsigned char base[6][4];
+    for (int b = 0; b < 6; b++)
+        for (int ch = 0; ch < 4; ch++)
+            base[b][ch] = (unsigned char)(20 + 35 * b + harness_rand(rng) % 30); /* distinct per blob */
+    for (size_t i = 0; i < w * h; i++) {
+        unsigned char *p = (unsigned char *)pixel(&im, i);
+        size_t x = i % w, y = i / w;
+        for (size_t ch = 0; ch < bpp; ch++) {
+            if (f == CLPRIM_RGBA8 && ch == 3)
+                continue; /* alpha stays random */
+            switch (c) {
+            case NOISE: p[ch] = (unsigned char)harness_rand(rng); break;
+            case BLOBS: { /* six regions of one colour each, with noise of +-12 */
+                int b = (int)((x * 3 / w) + 3 * (y * 2 / h));
+                int v = base[b][ch] + (int)(harness_rand(rng) % 25) - 12;
+                p[ch] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+                break;
+            }
+            case FEW_COLOURS: p[ch] = base[(x + y) % 3][ch]; break;
+            case CONSTANT: p[ch] = 255; break;
+            }
+        }
+    }
+    return im;
+}
+
+/* ---- One run, checked ---- */
+
+#define IN_PLACE 1  /* dst is src */
+#define NO_LABELS 2 /* labels NULL: the library keeps them in its scratch */
+
+static void kmeans_case(clprim_context *ctx, const host_image *im, unsigned k, unsigned max_iterations, int flags,
+                        const char *what)
+{
+    const int in_place = flags & IN_PLACE, keep_labels = !(flags & NO_LABELS);
+    const unsigned dims = clprim_kmeans_dims(im->format);
+    const size_t n = im->width * im->height;
+    float init[256 * 3], got[256 * 3], want[256 * 3];
+    ck_assert_int_eq(clprim_kmeans_seed(im->data + im->offset, im->width, im->height, im->pitch, im->format, k,
+                                        12345, init),
+                     CLPRIM_SUCCESS);
+    memcpy(got, init, sizeof init);
+    memcpy(want, init, sizeof init);
+
+    /* Labels at an offset in a buffer with a guard after; dst a copy of src (or src). */
+    const size_t loff = 5;
+    cl_mem src = harness_buffer(ctx, im->bytes, im->data);
+    cl_mem dst = in_place ? src : harness_buffer(ctx, im->bytes, im->data);
+    cl_mem labels = harness_buffer(ctx, loff + n + 7, NULL);
+    clprim_image s_img = {src, im->offset, im->width, im->height, im->pitch, im->format};
+    clprim_image d_img = {dst, im->offset, im->width, im->height, im->pitch, im->format};
+    clprim_kmeans_info info = {0, -1};
+    clprim_status s =
+        clprim_kmeans(ctx, &s_img, k, max_iterations, got, keep_labels ? labels : NULL, loff, &d_img, &info);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: k=%u: %s: %s", what, k, clprim_status_name(s), clprim_last_error(ctx));
+
+    host_image ref_out = *im;
+    ref_out.data = harness_malloc(im->bytes);
+    memcpy(ref_out.data, im->data, im->bytes);
+    unsigned char *want_labels = harness_malloc(n);
+    clprim_kmeans_info want_info;
+    const reference_image_view view = {im->data, im->offset, im->width, im->height, im->pitch, im->format};
+    reference_kmeans(&view, k, max_iterations, want, want_labels, ref_out.data, &want_info);
+
+    ck_assert_msg(info.iterations == want_info.iterations && info.converged == want_info.converged,
+                  "%s: k=%u: %u iterations (converged %d), the reference %u (converged %d)", what, k, info.iterations,
+                  info.converged, want_info.iterations, want_info.converged);
+    for (unsigned j = 0; j < k * dims; j++)
+        ck_assert_msg(fabsf(got[j] - want[j]) <= 1e-4f, "%s: k=%u: centre value %u is %.7g, want %.7g", what, k, j,
+                      (double)got[j], (double)want[j]);
+    unsigned char *l = harness_malloc(loff + n + 7);
+    harness_read(ctx, labels, 0, loff + n + 7, l);
+    for (size_t i = 0; i < n && keep_labels; i++)
+        CHECK(l[loff + i] == want_labels[i], "%s: k=%u (%s): pixel %zu has label %u, want %u", what, k,
+                      harness_tuning_text(ctx), i, l[loff + i], want_labels[i]);
+    ck_assert_msg(harness_all_sentinel(l, loff) && harness_all_sentinel(l + loff + n, 7) &&
+                      (keep_labels || harness_all_sentinel(l, loff + n + 7)),
+                  "%s: wrote outside labels (or into labels not given)", what);
+    unsigned char *d = harness_malloc(im->bytes);
+    harness_read(ctx, dst, 0, im->bytes, d);
+    for (size_t b = 0; b < im->bytes; b++)
+        CHECK(d[b] == ref_out.data[b], "%s: k=%u: dst byte %zu is %u, want %u (padding and alpha included)",
+                      what, k, b, d[b], ref_out.data[b]);
+    if (!in_place) {
+        harness_read(ctx, src, 0, im->bytes, d);
+        ck_assert_msg(memcmp(d, im->data, im->bytes) == 0, "%s: src changed", what);
+        clReleaseMemObject(dst);
+    }
+    free(d);
+    free(l);
+    free(want_labels);
+    free(ref_out.data);
+    clReleaseMemObject(src);
+    clReleaseMemObject(labels);
+}
+
+/* ---- Correctness ---- */
+
+START_TEST(kmeans_rgb)
+{
+    uint64_t rng = test_rng(1);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image noise = make_image(CLPRIM_RGB8, 97, 61, 0, 0, NOISE, &rng);
+        const unsigned ks[] = {1, 2, 7, 33, 256};
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+            kmeans_case(ctx, &noise, ks[i], 30, 0, "noise");
+        kmeans_case(ctx, &noise, 16, 1, 0, "noise, one iteration");
+        kmeans_case(ctx, &noise, 16, 3, IN_PLACE, "noise, three iterations, in place");
+        kmeans_case(ctx, &noise, 16, 30, NO_LABELS, "noise, labels in scratch");
+        free(noise.data);
+
+        host_image blobs = make_image(CLPRIM_RGB8, 128, 100, 7, 5, BLOBS, &rng);
+        kmeans_case(ctx, &blobs, 6, 100, 0, "blobs");
+        kmeans_case(ctx, &blobs, 20, 100, IN_PLACE | NO_LABELS, "blobs, in place, labels in scratch");
+        free(blobs.data);
+    }
+}
+END_TEST
+
+START_TEST(kmeans_rgba_and_grey)
+{
+    uint64_t rng = test_rng(2);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image rgba = make_image(CLPRIM_RGBA8, 61, 47, 13, 6, BLOBS, &rng);
+        kmeans_case(ctx, &rgba, 5, 50, 0, "rgba");
+        kmeans_case(ctx, &rgba, 16, 50, IN_PLACE, "rgba, in place");
+        free(rgba.data);
+        host_image grey = make_image(CLPRIM_GREY8, 203, 31, 3, 1, NOISE, &rng);
+        kmeans_case(ctx, &grey, 4, 50, 0, "grey");
+        kmeans_case(ctx, &grey, 256, 50, 0, "grey, k=256");
+        free(grey.data);
+        host_image one = make_image(CLPRIM_GREY8, 1, 1, 0, 0, NOISE, &rng);
+        kmeans_case(ctx, &one, 1, 5, 0, "one pixel");
+        kmeans_case(ctx, &one, 3, 5, 0, "one pixel, k=3");
+        free(one.data);
+    }
+}
+END_TEST
+
+/* Three colours, k = 10: the seed repeats its first centre, clusters stay empty
+ * and keep their centres. */
+START_TEST(kmeans_few_colours)
+{
+    uint64_t rng = test_rng(3);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image few = make_image(CLPRIM_RGB8, 50, 40, 0, 0, FEW_COLOURS, &rng);
+        kmeans_case(ctx, &few, 10, 20, 0, "three colours");
+        kmeans_case(ctx, &few, 3, 20, 0, "three colours, k=3");
+        free(few.data);
+    }
+}
+END_TEST
+
+/* wg=4, items=2: hundreds of work-groups' partials; wg=1 items=2 too. */
+START_TEST(kmeans_small_tiles)
+{
+    uint64_t rng = test_rng(4);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image blobs = make_image(CLPRIM_RGB8, 45, 33, 1, 2, BLOBS, &rng);
+        harness_set_tuning(ctx, 4, 2, 200);
+        kmeans_case(ctx, &blobs, 9, 40, 0, "blobs, wg=4");
+        harness_set_tuning(ctx, 1, 2, 7);
+        kmeans_case(ctx, &blobs, 9, 40, 0, "blobs, wg=1");
+        free(blobs.data);
+    }
+}
+END_TEST
+
+/* 4200 x 4100 white pixels with a single work-group asked for: its uint sums
+ * would pass 2^32 (17.2 million x 255) without the limit of 2^24 pixels a chunk. */
+START_TEST(kmeans_chunk_limit)
+{
+    uint64_t rng = test_rng(5);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image white = make_image(CLPRIM_GREY8, 4200, 4100, 0, 0, CONSTANT, &rng);
+        clprim_tuning t = clprim_get_tuning(ctx);
+        harness_set_tuning(ctx, t.work_group_size, t.items_per_thread, 1);
+        kmeans_case(ctx, &white, 2, 2, 0, "white, one group asked for");
+        free(white.data);
+    }
+}
+END_TEST
+
+START_TEST(kmeans_seed)
+{
+    uint64_t rng = test_rng(6);
+    host_image im = make_image(CLPRIM_RGBA8, 300, 301, 4, 4, NOISE, &rng); /* more pixels than the sample */
+    float a[256 * 3], b[256 * 3];
+    ck_assert_int_eq(clprim_kmeans_seed(im.data + im.offset, im.width, im.height, im.pitch, im.format, 256, 7, a),
+                     CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_kmeans_seed(im.data + im.offset, im.width, im.height, im.pitch, im.format, 256, 7, b),
+                     CLPRIM_SUCCESS);
+    ck_assert_mem_eq(a, b, sizeof a); /* deterministic */
+    /* Every centre is the colour of a pixel of the image. */
+    for (unsigned j = 0; j < 256; j++) {
+        int found = 0;
+        for (size_t i = 0; i < im.width * im.height && !found; i++) {
+            const unsigned char *p = pixel(&im, i);
+            found = p[0] == a[3 * j] && p[1] == a[3 * j + 1] && p[2] == a[3 * j + 2];
+        }
+        ck_assert_msg(found, "centre %u is no pixel's colour", j);
+    }
+    ck_assert_int_eq(clprim_kmeans_seed(im.data + im.offset, im.width, im.height, im.pitch, im.format, 256, 8, b),
+                     CLPRIM_SUCCESS);
+    ck_assert_msg(memcmp(a, b, sizeof a) != 0, "seeds 7 and 8 gave the same centres");
+    free(im.data);
+
+    /* Fewer colours than k: the rest repeat the first centre. */
+    host_image few = make_image(CLPRIM_GREY8, 20, 10, 0, 0, FEW_COLOURS, &rng);
+    ck_assert_int_eq(clprim_kmeans_seed(few.data, few.width, few.height, 0, few.format, 6, 1, a), CLPRIM_SUCCESS);
+    int distinct = 0;
+    for (int j = 0; j < 6; j++) {
+        int seen = 0;
+        for (int i = 0; i < j; i++)
+            seen |= a[i] == a[j];
+        distinct += !seen;
+        if (j >= 3)
+            ck_assert(a[j] == a[0]);
+    }
+    ck_assert_int_eq(distinct, 3);
+    free(few.data);
+
+    /* Bad arguments: the thread's message. */
+    unsigned char px[12] = {0};
+    ck_assert_int_eq(clprim_kmeans_seed(NULL, 2, 2, 0, CLPRIM_RGB8, 2, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "pixels"));
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 0, CLPRIM_RGB8, 2, 1, NULL), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "centres"));
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 0, CLPRIM_RGB8, 0, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "k = 0"));
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 0, CLPRIM_RGB8, 257, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_int_eq(clprim_kmeans_seed(px, 0, 2, 0, CLPRIM_RGB8, 2, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 5, CLPRIM_RGB8, 2, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "row_pitch"));
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 0, (clprim_pixel_format)9, 2, 1, a), CLPRIM_INVALID_ARGUMENT);
+    ck_assert_int_eq(clprim_kmeans_seed(px, 2, 2, 0, CLPRIM_RGB8, 2, 1, a), CLPRIM_SUCCESS);
+    ck_assert_str_eq(clprim_last_error(NULL), "");
+    ck_assert_uint_eq(clprim_kmeans_dims(CLPRIM_RGBA8), 3);
+    ck_assert_uint_eq(clprim_kmeans_dims(CLPRIM_GREY8), 1);
+    ck_assert_uint_eq(clprim_kmeans_dims((clprim_pixel_format)9), 0);
+}
+END_TEST
+
+/* ---- Bad arguments: status, message, nothing written (centres included) ---- */
+
+START_TEST(kmeans_bad_arguments)
+{
+    uint64_t rng = test_rng(7);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image im = make_image(CLPRIM_RGB8, 16, 8, 0, 0, NOISE, &rng);
+        const size_t n = 16 * 8;
+        cl_mem src = harness_buffer(ctx, im.bytes, im.data), dst = harness_buffer(ctx, im.bytes, NULL),
+               labels = harness_buffer(ctx, n, NULL);
+        clprim_image s_img = {src, 0, 16, 8, 0, CLPRIM_RGB8}, d_img = {dst, 0, 16, 8, 0, CLPRIM_RGB8};
+        float centres[4 * 3] = {0, 0, 0, 50, 50, 50, 100, 100, 100, 200, 200, 200}, keep[12];
+        memcpy(keep, centres, sizeof keep);
+        clprim_kmeans_info info = {77, 77};
+        clprim_status s;
+
+        s = clprim_kmeans(NULL, &s_img, 4, 10, centres, labels, 0, &d_img, &info);
+        ck_assert_int_eq(s, CLPRIM_INVALID_ARGUMENT);
+        s = clprim_kmeans(ctx, NULL, 4, 10, centres, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "src");
+        s = clprim_kmeans(ctx, &s_img, 0, 10, centres, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "k = 0");
+        s = clprim_kmeans(ctx, &s_img, 257, 10, centres, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "k = 257");
+        s = clprim_kmeans(ctx, &s_img, 4, 0, centres, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "max_iterations");
+        s = clprim_kmeans(ctx, &s_img, 4, 10, NULL, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "centres");
+        centres[7] = NAN;
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, labels, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "centres[7]");
+        centres[7] = 100;
+
+        clprim_image bad = s_img;
+        bad.height = 9;
+        s = clprim_kmeans(ctx, &bad, 4, 10, centres, labels, 0, NULL, &info);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "src");
+        bad = s_img;
+        bad.row_pitch = 47;
+        s = clprim_kmeans(ctx, &bad, 4, 10, centres, labels, 0, NULL, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "row_pitch");
+        bad = s_img;
+        bad.format = (clprim_pixel_format)9;
+        s = clprim_kmeans(ctx, &bad, 4, 10, centres, labels, 0, NULL, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "format");
+        bad = d_img;
+        bad.width = 8;
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, labels, 0, &bad, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "size");
+        bad = d_img;
+        bad.format = CLPRIM_GREY8;
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, labels, 0, &bad, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "format");
+        bad = s_img;
+        bad.offset = 3;
+        bad.height = 4;
+        bad.data = src;
+        clprim_image shifted = bad;
+        shifted.offset = 0;
+        s = clprim_kmeans(ctx, &shifted, 4, 10, centres, NULL, 0, &bad, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "same image");
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, labels, 1, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "labels");
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, dst, 0, &d_img, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "labels");
+        s = clprim_kmeans(ctx, &s_img, 4, 10, centres, src, 10, NULL, &info);
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "labels");
+
+        ck_assert_mem_eq(centres, keep, sizeof keep);
+        ck_assert_uint_eq(info.iterations, 77);
+        unsigned char *b = harness_malloc(im.bytes);
+        harness_read(ctx, dst, 0, im.bytes, b);
+        ck_assert(harness_all_sentinel(b, im.bytes));
+        harness_read(ctx, labels, 0, n, b);
+        ck_assert(harness_all_sentinel(b, n));
+        harness_read(ctx, src, 0, im.bytes, b);
+        ck_assert(memcmp(b, im.data, im.bytes) == 0);
+        free(b);
+
+        /* Without outputs it still runs: centres and info only. */
+        ck_assert_int_eq(clprim_kmeans(ctx, &s_img, 4, 10, centres, NULL, 0, NULL, &info), CLPRIM_SUCCESS);
+        ck_assert_uint_ge(info.iterations, 1);
+        ck_assert_str_eq(clprim_last_error(ctx), "");
+
+        free(im.data);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+        clReleaseMemObject(labels);
+    }
+}
+END_TEST
+
+static Suite *kmeans_suite(void)
+{
+    Suite *s = suite_create("kmeans");
+    TCase *tc = tcase_create("correct");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, kmeans_rgb);
+    tcase_add_test(tc, kmeans_rgba_and_grey);
+    tcase_add_test(tc, kmeans_few_colours);
+    tcase_add_test(tc, kmeans_small_tiles);
+    tcase_add_test(tc, kmeans_chunk_limit);
+    tcase_add_test(tc, kmeans_seed);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("bad_arguments");
+    tcase_add_test(bad, kmeans_bad_arguments);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    return harness_run(kmeans_suite());
+}
