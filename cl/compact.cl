@@ -1,0 +1,240 @@
+/* Stream compaction (copy_if): the scan's multi-work-group skeleton (DESIGN.md)
+ * with "count the kept elements" in pass 1 and "scatter them at their scanned
+ * position" in pass 3, so the output keeps the input order on every device.
+ *   1. count_chunks: work-group g counts the kept elements of its chunk;
+ *   2. when the G counts do not fit one tile, the host scans them (inclusive,
+ *      clprim_scan_device over ulong); else each group of pass 3 folds the
+ *      counts before it itself, as the scan does;
+ *   3. scatter_chunks: work-group g compacts its chunk tile by tile, starting at
+ *      the number of elements kept before its chunk.
+ * With WG == 1 (the CPU shape) both kernels are plain sequential loops.
+ * No atomics; kernel launches order the passes.
+ *
+ * Options: a TYPE_* (cl/common.cl) and one predicate:
+ *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
+ *   KEEP_NONZERO                                      x != 0
+ *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
+ *   KEEP_EXPR=<expression over x and i>               the caller's OpenCL C
+ */
+#include "common.cl"
+
+#ifdef TYPE_NONE
+#error "compact.cl needs an element type: define TYPE_INT32, TYPE_FLOAT, ..."
+#endif
+
+#if defined(KEEP_LT)
+#define KEEP(x, i) ((x) < value)
+#elif defined(KEEP_LE)
+#define KEEP(x, i) ((x) <= value)
+#elif defined(KEEP_GT)
+#define KEEP(x, i) ((x) > value)
+#elif defined(KEEP_GE)
+#define KEEP(x, i) ((x) >= value)
+#elif defined(KEEP_EQ)
+#define KEEP(x, i) ((x) == value)
+#elif defined(KEEP_NE)
+#define KEEP(x, i) ((x) != value)
+#elif defined(KEEP_NONZERO)
+#define KEEP(x, i) ((x) != (T)0)
+#elif defined(KEEP_FLAGGED)
+#define KEEP(x, i) (flags[(i)] != 0) /* x is never evaluated */
+#elif defined(KEEP_EXPR)
+/* The caller's expression sees exactly x (the element) and i (its index from
+ * src_offset); a function keeps it from reaching anything else of the kernel. */
+int keep_expression(const T x, const ulong i)
+{
+    return (KEEP_EXPR) ? 1 : 0;
+}
+#define KEEP(x, i) keep_expression((x), (i))
+#else
+#error "compact.cl needs a predicate: define KEEP_LT, ..., KEEP_NONZERO, KEEP_FLAGGED or KEEP_EXPR"
+#endif
+
+/* The work-group blocks of common.cl are typed by the element T; compaction
+ * counts in integers, so here are the same two blocks over counts. */
+
+/* Sum of every work-item's x, returned to all of them. buf: WG slots. */
+ulong wg_sum_count(ulong x, __local ulong *buf)
+{
+    const uint lid = get_local_id(0);
+    buf[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint width = WG / 2; width > 0; width >>= 1) {
+        if (lid < width)
+            buf[lid] += buf[lid + width];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const ulong result = buf[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return result;
+}
+
+/* Exclusive sum of one count per work-item in work-item order; the total goes
+ * to *total. buf: WG slots. Its first barrier also orders every read the
+ * work-items made of local memory before the call. */
+uint wg_exclusive_count(uint x, __local uint *buf, uint *total)
+{
+    const uint lid = get_local_id(0);
+    buf[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < WG; offset <<= 1) {
+        const uint mine = buf[lid];
+        const uint left = lid >= offset ? buf[lid - offset] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf[lid] = left + mine;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = buf[WG - 1];
+    const uint prefix = lid > 0 ? buf[lid - 1] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return prefix;
+}
+
+/* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)).
+ * Loads are strided by WG so neighbouring work-items read neighbouring elements. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void count_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
+                  T value, ulong n, ulong chunk, __global ulong *counts, ulong counts_offset)
+{
+    __local ulong buf[WG];
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    flags += flags_offset;
+    ulong kept = 0;
+#if WG == 1
+    for (ulong i = begin; i < end; i++)
+        kept += KEEP(src[i], i) ? 1 : 0;
+#else
+    for (ulong base = begin; base < end; base += TILE) {
+        for (uint k = 0; k < ITEMS; k++) {
+            const ulong i = base + k * WG + lid;
+            if (i < end && KEEP(src[i], i))
+                kept++;
+        }
+    }
+#endif
+    const ulong total = wg_sum_count(kept, buf);
+    if (lid == 0)
+        counts[counts_offset + get_group_id(0)] = total;
+    (void)value;
+}
+
+/* Where a work-group's first output position comes from (the host's seed mode). */
+#define SEED_NONE 0    /* one chunk: position 0 */
+#define SEED_FOLD 1    /* the sum of counts[0, g) of pass 1, folded here (few groups) */
+#define SEED_SCANNED 2 /* counts[g - 1] already holds the inclusive scan (pass 2) */
+
+/* Pass 3: work-group g writes the kept elements of its chunk to dst, in order,
+ * from its seed. Per tile: a coalesced load into local memory; each work-item
+ * takes ITEMS consecutive elements into registers and judges them; one
+ * work-group scan of the work-items' counts gives each kept element its place;
+ * they are compacted into local memory and written out coalesced. Only
+ * dst[seed .. seed + kept) is written. The last work-group writes the total
+ * count to count_out[count_offset] when write_count is set. src and dst must not
+ * overlap (for in place, the host copies the input aside first). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scatter_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
+                    T value, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
+                    __global const ulong *counts, ulong counts_offset, int seed_mode,
+                    __global ulong *count_out, ulong count_offset, int write_count)
+{
+    /* Local memory within what the tuning checks allow the scan (a padded tile
+     * and WG eight-byte slots): the slots serve the fold, then the count scan. */
+    __local T tile[PADDED_TILE];
+    __local ulong slots[WG];
+    __local uint *sums = (__local uint *)slots;
+    const uint lid = get_local_id(0);
+    const ulong group = get_group_id(0);
+    const ulong begin = group * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    dst += dst_offset;
+    flags += flags_offset;
+    counts += counts_offset;
+
+    ulong out = 0;
+    if (seed_mode == SEED_FOLD) {
+        ulong acc = 0;
+        for (ulong i = lid; i < group; i += WG)
+            acc += counts[i];
+        out = wg_sum_count(acc, slots); /* ends with a barrier: slots free again */
+    } else if (seed_mode == SEED_SCANNED && group > 0) {
+        out = counts[group - 1];
+    }
+
+#if WG == 1
+    /* The CPU shape: one work-item per group runs its chunk as a loop. Every
+     * element is stored to the staging tile and the position advances only when
+     * it is kept, so the loop has no unpredictable branch; full tiles, and the
+     * rest at the end, are copied out (nothing lands past the kept count). */
+    uint staged = 0;
+    for (ulong i = begin; i < end; i++) {
+        const T x = src[i];
+        tile[staged] = x;
+        staged += KEEP(x, i) ? 1 : 0;
+        if (staged == TILE) {
+            for (uint j = 0; j < TILE; j++)
+                dst[out + j] = tile[j];
+            out += TILE;
+            staged = 0;
+        }
+    }
+    for (uint j = 0; j < staged; j++)
+        dst[out + j] = tile[j];
+    out += staged;
+#else
+    for (ulong base = begin; base < end; base += TILE) {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = k * WG + lid;
+            if (base + j < end)
+                tile[PAD(j)] = src[base + j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* This work-item's run of ITEMS consecutive elements, and which it keeps. */
+        T x[ITEMS];
+        uchar keep[ITEMS];
+        uint mine = 0;
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = lid * ITEMS + k;
+            const ulong i = base + j;
+            keep[k] = 0;
+            if (i < end) {
+                x[k] = tile[PAD(j)];
+                keep[k] = KEEP(x[k], i) ? 1 : 0;
+            }
+            mine += keep[k];
+        }
+        uint total;
+        uint at = wg_exclusive_count(mine, sums, &total); /* after it, nobody reads tile */
+
+        for (uint k = 0; k < ITEMS; k++)
+            if (keep[k]) {
+                tile[PAD(at)] = x[k];
+                at++;
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (uint j = lid; j < total; j += WG)
+            dst[out + j] = tile[PAD(j)];
+        out += total;
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
+    }
+#endif
+    if (write_count && lid == 0 && group == get_num_groups(0) - 1)
+        count_out[count_offset] = out;
+    (void)value;
+}
+
+/* In place: the input is first copied aside with this (a kernel rather than
+ * clEnqueueCopyBuffer, whose bytes oclgrind does not see as initialised). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void copy_elements(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n)
+{
+    src += src_offset;
+    dst += dst_offset;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+        dst[i] = src[i];
+}

@@ -1,0 +1,380 @@
+/* Histograms: even bins over [lo, hi), private counts per work-group in local
+ * memory merged once per work-group (cl/histogram.cl). The binning rule is in
+ * include/clprim.h; the host checks the bounds and prepares the kernels'
+ * parameters here, in the element's own precision. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_BINS ((size_t)1 << 31)
+#define DEFAULT_MAX_PASSES 4
+#define LOCAL_RESERVE 256 /* bytes of local memory left to the implementation */
+
+/* Integer bounds arrive as doubles in [-2^63, 2^64]; they are compared and
+ * subtracted exactly as sign and 64-bit magnitude, never as doubles. */
+typedef struct {
+    int negative;      /* the value is below 0 */
+    uint64_t magnitude; /* |value|, when below 2^64 */
+    int is_two64;      /* the value is exactly 2^64 */
+} wide_int;
+
+/* v: an integral double with -2^63 <= v <= 2^64 (checked by the caller). */
+static wide_int to_wide(double v)
+{
+    wide_int w = {v < 0, 0, 0};
+    double m = fabs(v);
+    if (m >= 18446744073709551616.0)
+        w.is_two64 = 1;
+    else
+        w.magnitude = (uint64_t)m;
+    return w;
+}
+
+/* a - b for a > b, both wide: 0 when the difference is 2^64 or more. */
+static int wide_difference(wide_int a, wide_int b, uint64_t *out)
+{
+    if (a.is_two64) { /* a = 2^64 */
+        if (b.negative || b.magnitude == 0)
+            return 0;
+        *out = UINT64_MAX - b.magnitude + 1;
+        return 1;
+    }
+    if (!a.negative && !b.negative) {
+        *out = a.magnitude - b.magnitude;
+        return 1;
+    }
+    if (a.negative && b.negative) {
+        *out = b.magnitude - a.magnitude;
+        return 1;
+    }
+    /* a >= 0 > b */
+    if (a.magnitude > UINT64_MAX - b.magnitude)
+        return 0;
+    *out = a.magnitude + b.magnitude;
+    return 1;
+}
+
+/* The value modulo 2^64, as the kernels' lo_bits. */
+static uint64_t wide_bits(wide_int w)
+{
+    if (w.is_two64)
+        return 0;
+    return w.negative ? (uint64_t)0 - w.magnitude : w.magnitude;
+}
+
+/* Compares w with the type's limit given as a signed or unsigned 64-bit value. */
+static int wide_cmp_signed(wide_int w, int64_t v)
+{
+    if (w.is_two64)
+        return 1;
+    if (w.negative) {
+        if (v >= 0)
+            return -1;
+        uint64_t vm = (uint64_t)0 - (uint64_t)v; /* |v| */
+        return w.magnitude > vm ? -1 : w.magnitude < vm;
+    }
+    if (v < 0)
+        return 1;
+    return w.magnitude > (uint64_t)v ? 1 : -(w.magnitude < (uint64_t)v);
+}
+
+static int wide_cmp_unsigned(wide_int w, uint64_t v)
+{
+    if (w.is_two64)
+        return 1;
+    if (w.negative)
+        return -1;
+    return w.magnitude > v ? 1 : -(w.magnitude < v);
+}
+
+/* Writes w (known to lie within the type) as one element of type t. */
+static void store_wide(clprim_type t, wide_int w, void *out)
+{
+    int64_t s = w.negative ? (int64_t)((uint64_t)0 - w.magnitude) : (int64_t)w.magnitude;
+    switch (t) {
+    case CLPRIM_INT32: *(int32_t *)out = (int32_t)s; break;
+    case CLPRIM_UINT32: *(uint32_t *)out = (uint32_t)w.magnitude; break;
+    case CLPRIM_INT64: *(int64_t *)out = s; break;
+    case CLPRIM_UINT64: *(uint64_t *)out = w.magnitude; break;
+    case CLPRIM_UINT8: *(uint8_t *)out = (uint8_t)w.magnitude; break;
+    default: break;
+    }
+}
+
+static void type_limits(clprim_type t, int *is_signed, int64_t *smin, int64_t *smax, uint64_t *umax)
+{
+    *is_signed = t == CLPRIM_INT32 || t == CLPRIM_INT64;
+    *smin = t == CLPRIM_INT32 ? INT32_MIN : INT64_MIN;
+    *smax = t == CLPRIM_INT32 ? INT32_MAX : INT64_MAX;
+    *umax = t == CLPRIM_UINT8 ? UINT8_MAX : t == CLPRIM_UINT32 ? UINT32_MAX : UINT64_MAX;
+}
+
+/* wide_int of a 64-bit value of the type's signedness. */
+static wide_int wide_of(int is_signed, int64_t s, uint64_t u)
+{
+    wide_int w = {0, 0, 0};
+    if (is_signed && s < 0) {
+        w.negative = 1;
+        w.magnitude = (uint64_t)0 - (uint64_t)s;
+    } else {
+        w.magnitude = is_signed ? (uint64_t)s : u;
+    }
+    return w;
+}
+
+static clprim_status prepare_integer(clprim_context *ctx, clprim_type t, const clprim_type_info *type, double lo,
+                                     double hi, size_t bins, clprim_histogram_params *p)
+{
+    if (lo != floor(lo) || hi != floor(hi))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "histogram of %s: lo (%.17g) and hi (%.17g) must be integers", type->label, lo, hi);
+    if (lo < -9223372036854775808.0 || hi > 18446744073709551616.0)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "histogram of %s: lo (%.17g) and hi (%.17g) must lie in [-2^63, 2^64]", type->label,
+                           lo, hi);
+    wide_int wlo = to_wide(lo), whi = to_wide(hi);
+    uint64_t range;
+    if (!wide_difference(whi, wlo, &range) || range > UINT64_MAX / bins)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "histogram of %s: (hi - lo) * bins = (%.17g - %.17g) * %zu is 2^64 or more; the bin "
+                           "(x - lo) * bins / (hi - lo) is computed in 64-bit unsigned integers",
+                           type->label, hi, lo, bins);
+    p->lo_bits = wide_bits(wlo);
+    p->range = range;
+    /* How the kernels divide (cl/histogram.cl): all three give the same bin. */
+    p->divide = range <= UINT32_MAX / bins ? 1 : 0;
+    if (range % bins == 0) {
+        uint64_t width = range / bins;
+        if (!(width & (width - 1))) {
+            int shift = 0;
+            while (((uint64_t)1 << shift) < width)
+                shift++;
+            p->divide = 2 + shift;
+        }
+    }
+
+    /* The first and last counted values, clamped to the type: lo and hi - 1. */
+    int is_signed;
+    int64_t smin, smax;
+    uint64_t umax;
+    type_limits(t, &is_signed, &smin, &smax, &umax);
+    wide_int tmin = wide_of(is_signed, smin, 0), tmax = wide_of(is_signed, smax, umax);
+    int lo_above_max = is_signed ? wide_cmp_signed(wlo, smax) > 0 : wide_cmp_unsigned(wlo, umax) > 0;
+    int hi_at_or_below_min = is_signed ? wide_cmp_signed(whi, smin) <= 0 : wide_cmp_unsigned(whi, 0) <= 0;
+    if (lo_above_max || hi_at_or_below_min) {
+        p->empty = 1; /* no value of the type lies in [lo, hi) */
+        return CLPRIM_SUCCESS;
+    }
+    int lo_below_min = is_signed ? wide_cmp_signed(wlo, smin) < 0 : wide_cmp_unsigned(wlo, 0) < 0;
+    store_wide(t, lo_below_min ? tmin : wlo, p->lo);
+    int hi_above_max = is_signed ? wide_cmp_signed(whi, smax) > 0 : wide_cmp_unsigned(whi, umax) > 0;
+    if (hi_above_max) {
+        store_wide(t, tmax, p->hi);
+    } else {
+        /* hi - 1: hi lies in (min, max + 1], so hi - 1 is within the type. */
+        wide_int last = whi;
+        if (whi.negative)
+            last.magnitude++;
+        else if (whi.magnitude == 0) {
+            last.negative = 1;
+            last.magnitude = 1;
+        } else
+            last.magnitude--;
+        store_wide(t, last, p->hi);
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_histogram_prepare(clprim_context *ctx, clprim_type t, double lo, double hi, size_t bins,
+                                       clprim_histogram_params *p)
+{
+    memset(p, 0, sizeof *p);
+    clprim_status s = clprim_check_type(ctx, t, &p->type);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    const clprim_type_info *type = p->type;
+    p->t = t;
+    p->bins = bins;
+    if (bins == 0 || bins > MAX_BINS)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: bins is %zu; it must be 1 .. 2^31", bins);
+    if (isnan(lo) || isnan(hi))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: lo (%g) or hi (%g) is NaN", lo, hi);
+    if (isinf(lo) || isinf(hi))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: lo (%g) and hi (%g) must be finite", lo, hi);
+    if (!(lo < hi))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: lo (%.17g) must be below hi (%.17g)", lo, hi);
+    if (!type->is_float)
+        return prepare_integer(ctx, t, type, lo, hi, bins, p);
+
+    if (t == CLPRIM_FLOAT) {
+        /* volatile: each value rounded to float, whatever the host's evaluation method */
+        volatile float flo = (float)lo, fhi = (float)hi;
+        volatile float width = fhi - flo;
+        volatile float scale = (float)bins / width;
+        if (isinf(flo) || isinf(fhi))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "histogram of float: lo (%g) or hi (%g) is beyond the float range", lo, hi);
+        if (!(flo < fhi))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "histogram of float: lo (%.17g) and hi (%.17g) round to the same float", lo, hi);
+        if (isinf(width) || !(scale > 0) || isinf(scale))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "histogram of float: hi - lo (%g) or bins / (hi - lo) (%g) is not a finite positive "
+                               "float",
+                               (double)width, (double)scale);
+        float v[3] = {flo, fhi, scale};
+        memcpy(p->lo, &v[0], sizeof(float));
+        memcpy(p->hi, &v[1], sizeof(float));
+        memcpy(p->scale, &v[2], sizeof(float));
+    } else {
+        volatile double width = hi - lo;
+        volatile double scale = (double)bins / width;
+        if (isinf(width) || !(scale > 0) || isinf(scale))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "histogram of double: hi - lo (%g) or bins / (hi - lo) (%g) is not a finite positive "
+                               "double",
+                               (double)width, (double)scale);
+        double v[3] = {lo, hi, scale};
+        memcpy(p->lo, &v[0], sizeof(double));
+        memcpy(p->hi, &v[1], sizeof(double));
+        memcpy(p->scale, &v[2], sizeof(double));
+    }
+    return CLPRIM_SUCCESS;
+}
+
+size_t clprim_histogram_local_bins(const clprim_context *ctx)
+{
+    if (ctx->local_mem_size <= LOCAL_RESERVE + sizeof(cl_uint))
+        return 0;
+    cl_ulong fit = (ctx->local_mem_size - LOCAL_RESERVE) / sizeof(cl_uint);
+    return fit > MAX_BINS ? MAX_BINS : (size_t)fit;
+}
+
+clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
+                                  size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
+                                  int accumulate, const clprim_histogram_plan *plan, cl_event *done)
+{
+    const clprim_type_info *type = p->type;
+    size_t bins = p->bins;
+    int count = n > 0 && !p->empty;
+    if (!count && accumulate)
+        return clprim_enqueue_nothing(ctx, done);
+
+    size_t local_bins = plan && plan->local_bins ? plan->local_bins : clprim_histogram_local_bins(ctx);
+    if (local_bins > bins)
+        local_bins = bins;
+    size_t max_passes = plan && plan->max_passes ? plan->max_passes : DEFAULT_MAX_PASSES;
+    size_t passes = local_bins ? bins / local_bins + (bins % local_bins != 0) : 0;
+    int global = passes == 0 || passes > max_passes;
+
+    char options[256] = "";
+    clprim_kernel_options(ctx, type, -1, options, sizeof options);
+    cl_kernel kernel, zero;
+    clprim_status s = clprim_get_kernel(ctx, "histogram.cl", options, global ? "histogram_global" : "histogram_local",
+                                        &kernel);
+    if (s == CLPRIM_SUCCESS && !accumulate)
+        s = clprim_get_kernel(ctx, "histogram.cl", options, "histogram_zero", &zero);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    if (!accumulate) {
+        cl_ulong offset = counts_offset, count_bins = bins;
+        size_t wg = ctx->tuning.work_group_size, groups = (bins + wg - 1) / wg;
+        if (groups > ctx->tuning.groups * 4)
+            groups = ctx->tuning.groups * 4;
+        const clprim_arg args[] = {CLPRIM_ARG(counts), CLPRIM_ARG(offset), CLPRIM_ARG(count_bins)};
+        s = clprim_launch(ctx, zero, "histogram (histogram_zero)", groups ? groups : 1, args, 3, count ? NULL : done);
+        if (s != CLPRIM_SUCCESS || !count)
+            return s;
+    }
+
+    /* Work-groups: the tuned grid, but with private counts each work-group
+     * should see at least as many elements as it has bins to clear and merge. */
+    clprim_tuning tuning = clprim_compact_grid(ctx);
+    if (!global) {
+        size_t per_group = local_bins > 1 ? local_bins : 1;
+        size_t want = n / per_group;
+        if (want < 1)
+            want = 1;
+        if (want < tuning.groups)
+            tuning.groups = want;
+    }
+    clprim_split split = clprim_split_range(&tuning, n);
+
+    cl_ulong a_src_offset = src_offset, a_stride = stride, a_n = n, a_counts_offset = counts_offset;
+    cl_ulong lo_bits = p->lo_bits, range = p->range;
+    cl_uint a_bins = (cl_uint)bins;
+    cl_int divide = p->divide;
+    const size_t es = type->size;
+    if (global) {
+        const clprim_arg args[] = {CLPRIM_ARG(src),    CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride),
+                                   CLPRIM_ARG(a_n),    CLPRIM_ARG(split.chunk),  {es, p->lo},
+                                   {es, p->hi},        {es, p->scale},           CLPRIM_ARG(lo_bits),
+                                   CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),       CLPRIM_ARG(divide),
+                                   CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset)};
+        return clprim_launch(ctx, kernel, "histogram (histogram_global)", split.groups, args, 14, done);
+    }
+    for (size_t pass = 0; pass < passes; pass++) {
+        cl_uint first = (cl_uint)(pass * local_bins);
+        cl_uint window = (cl_uint)(bins - first < local_bins ? bins - first : local_bins);
+        const clprim_arg args[] = {CLPRIM_ARG(src),    CLPRIM_ARG(a_src_offset),    CLPRIM_ARG(a_stride),
+                                   CLPRIM_ARG(a_n),    CLPRIM_ARG(split.chunk),     {es, p->lo},
+                                   {es, p->hi},        {es, p->scale},              CLPRIM_ARG(lo_bits),
+                                   CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),          CLPRIM_ARG(divide),
+                                   CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first),
+                                   CLPRIM_ARG(window), CLPRIM_LOCAL(window * sizeof(cl_uint))};
+        s = clprim_launch(ctx, kernel, "histogram (histogram_local)", split.groups, args, 17,
+                          pass + 1 == passes ? done : NULL);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function, clprim_type t, cl_mem src,
+                                       size_t src_offset, size_t stride, size_t n, double lo, double hi,
+                                       size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
+                                       const clprim_histogram_plan *plan, cl_event *done)
+{
+    clprim_status s = clprim_check_context(ctx, function);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    const clprim_type_info *type = clprim_type_info_of(t);
+    if (!type)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "unknown clprim_type %d", (int)t);
+    if (stride == 0)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: stride is 0", function);
+    /* src holds elements src_offset, src_offset + stride, ... (n of them). */
+    size_t span = 0;
+    if (n > 0) {
+        if (n - 1 > (SIZE_MAX - 1) / stride)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: n %zu x stride %zu overflows size_t", function,
+                               n, stride);
+        span = (n - 1) * stride + 1;
+    }
+    clprim_histogram_params p;
+    s = clprim_histogram_prepare(ctx, t, lo, hi, bins, &p);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "src", src, src_offset, span, type->size, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "counts", counts, counts_offset, bins, sizeof(cl_uint), 1);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    if (src == counts && span > 0) {
+        size_t a = src_offset * type->size, an = span * type->size;
+        size_t b = counts_offset * sizeof(cl_uint), bn = bins * sizeof(cl_uint);
+        if (a < b + bn && b < a + an)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "src bytes [%zu, %zu) and counts bytes [%zu, %zu) overlap in the same buffer", a,
+                               a + an, b, b + bn);
+    }
+    return clprim_histogram_ex(ctx, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan, done);
+}
+
+clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, size_t n,
+                               double lo, double hi, size_t bins, cl_mem counts, size_t counts_offset,
+                               int accumulate, cl_event *done)
+{
+    return clprim_histogram_checked(ctx, "clprim_histogram", t, src, src_offset, 1, n, lo, hi, bins, counts,
+                                    counts_offset, accumulate, NULL, done);
+}

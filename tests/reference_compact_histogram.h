@@ -1,0 +1,33 @@
+/* CPU references for compaction and histograms, with the library's exact rules
+ * (include/clprim.h): comparisons in the element type (IEEE for floats), order
+ * kept; integer bins by exact integer arithmetic, float bins by the same
+ * float/double operations as the kernels. Elements are of clprim_type t. */
+#ifndef CLPRIM_TESTS_REFERENCE_COMPACT_HISTOGRAM_H
+#define CLPRIM_TESTS_REFERENCE_COMPACT_HISTOGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clprim.h"
+
+/* The C twin of a CLPRIM_KEEP_EXPRESSION: x points to one element, i its index. */
+typedef int (*reference_keep_fn)(clprim_type t, const void *x, uint64_t i);
+
+/* Whether element i (at x) is kept. value: one element (comparisons); flags:
+ * the flag bytes from element 0 (FLAGGED); fn: EXPRESSION. */
+int reference_keeps(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
+                    reference_keep_fn fn, const void *x, uint64_t i);
+
+/* Copies the kept elements of src[0..n) to dst in order; returns how many. */
+size_t reference_compact(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
+                         reference_keep_fn fn, const void *src, size_t n, void *dst);
+
+/* Adds the bins of src[0], src[stride], ... (n elements) to counts[0..bins).
+ * The arguments must be valid (see clprim_histogram). */
+void reference_histogram(clprim_type t, const void *src, size_t stride, size_t n, double lo, double hi,
+                         size_t bins, uint32_t *counts);
+
+/* The bin of one element, or -1 when it is not counted. */
+long long reference_bin(clprim_type t, const void *x, double lo, double hi, size_t bins);
+
+#endif

@@ -1,0 +1,887 @@
+/* clprim_compact against the CPU reference: every predicate and type, sizes at
+ * every boundary of the split (work-group, tile, two and three levels of
+ * partials), none/all/alternating/last-only patterns, nothing written past the
+ * kept count, in place, the count on the host and on the device, offsets,
+ * expressions (with their compile cache), events, and every bad argument. */
+#define _GNU_SOURCE /* strcasestr */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+#include "reference_compact_histogram.h"
+
+#define FOR_EACH_DEVICE(ctx)                                                                           \
+    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
+        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
+
+#define KEPT_SLOTS 4 /* cl_ulongs in the device count buffer; the count goes to slot 1 or 2 */
+#define KEPT_UNSET ((size_t)0x5A5A5A5A)
+
+static uint64_t test_rng(unsigned salt)
+{
+    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
+}
+
+static int type_runs(clprim_context *ctx, clprim_type t)
+{
+    if (t != CLPRIM_DOUBLE || ctx->has_fp64)
+        return 1;
+    cl_mem buf = harness_buffer(ctx, 64, NULL);
+    double v = 0;
+    clprim_predicate p = {CLPRIM_KEEP_GT, &v, NULL, 0, NULL};
+    clprim_status s = clprim_compact(ctx, t, &p, buf, 0, buf, 0, 4, NULL, NULL, 0, NULL);
+    harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
+    clReleaseMemObject(buf);
+    fprintf(stderr, "note: %s has no cl_khr_fp64; double checked as CLPRIM_UNSUPPORTED only\n", ctx->device_name);
+    return 0;
+}
+
+/* ---- Expressions and their C twins ---- */
+
+#define LOAD_INT(EXPR)                                                         \
+    switch (t) {                                                               \
+    case CLPRIM_INT32: { int32_t x; memcpy(&x, p, sizeof x); return (EXPR); }  \
+    case CLPRIM_UINT32: { uint32_t x; memcpy(&x, p, sizeof x); return (EXPR); } \
+    case CLPRIM_INT64: { int64_t x; memcpy(&x, p, sizeof x); return (EXPR); }  \
+    case CLPRIM_UINT64: { uint64_t x; memcpy(&x, p, sizeof x); return (EXPR); } \
+    case CLPRIM_UINT8: { uint8_t x; memcpy(&x, p, sizeof x); return (EXPR); }  \
+    default: break;                                                            \
+    }
+#define LOAD_FLOAT(EXPR)                                                       \
+    switch (t) {                                                               \
+    case CLPRIM_FLOAT: { float x; memcpy(&x, p, sizeof x); return (EXPR); }    \
+    case CLPRIM_DOUBLE: { double x; memcpy(&x, p, sizeof x); return (EXPR); }  \
+    default: break;                                                            \
+    }
+
+static int e_even_above_50(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_INT(x > 50 && (x & 1) == 0);
+    return -1;
+}
+static int e_float_mix(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_FLOAT(x * 2 > 100 || x < -500.5);
+    return -1;
+}
+static int e_float_nan(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_FLOAT(isnan(x) || x >= 0.25f);
+    return -1;
+}
+static int e_index(clprim_type t, const void *p, uint64_t i)
+{
+    (void)t;
+    (void)p;
+    return (i % 3) == 0 || i == 7;
+}
+static int e_spaced_division(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_INT(x / 2 > 10 && x != 41);
+    LOAD_FLOAT(x / 2 > 10 && x != 41);
+    return -1;
+}
+static int e_negative_divisor(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_INT(x / -2 < 5);
+    LOAD_FLOAT(x / -2 < 5);
+    return -1;
+}
+
+typedef struct {
+    const char *text;
+    reference_keep_fn fn;
+    int ints, floats; /* the types it is written for */
+} expression;
+
+static const expression expressions[] = {
+    {"x > 50 && (x & 1) == 0", e_even_above_50, 1, 0},
+    {"x * 2 > 100 || x < -500.5", e_float_mix, 0, 1},
+    {"isnan(x) || x >= 0.25f", e_float_nan, 0, 1},
+    {"(i % 3) == 0 || i == 7", e_index, 1, 1},
+    {" x / 2\t>\n 10 &&   x != 41 ", e_spaced_division, 1, 1},
+    {"x/ -2 < 5", e_negative_divisor, 1, 1},
+};
+#define EXPRESSION_COUNT (sizeof expressions / sizeof expressions[0])
+
+static int expression_fits(const expression *e, clprim_type t)
+{
+    return reference_type_is_float(t) ? e->floats : e->ints;
+}
+
+/* ---- Data ---- */
+
+/* Values from a small set so that comparisons with 3 (or 1.5) go every way:
+ * integers in [-8, 8) (unsigned: [0, 16)), floats in halves over [-8, 8), with
+ * NaN, -0.0 and infinities now and then when specials is set. */
+static void fill_small(clprim_type t, void *data, size_t n, uint64_t *rng, int specials)
+{
+    const size_t es = reference_type_size(t);
+    unsigned char *out = data;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = harness_rand(rng);
+        int k = (int)(r % 16);
+        int signed_t = t == CLPRIM_INT32 || t == CLPRIM_INT64 || reference_type_is_float(t);
+        int64_t v = signed_t ? k - 8 : k;
+        double f = (double)((int)(r % 32) - 16) / 2;
+        if (specials && (r >> 32) % 16 == 0) {
+            static const double sp[] = {NAN, -0.0, INFINITY, -INFINITY};
+            f = sp[(r >> 40) % 4];
+        }
+        switch (t) {
+        case CLPRIM_INT32: { int32_t x = (int32_t)v; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_UINT32: { uint32_t x = (uint32_t)v; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_INT64: { int64_t x = v; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_UINT64: { uint64_t x = (uint64_t)v; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_UINT8: { uint8_t x = (uint8_t)v; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_FLOAT: { float x = (float)f; memcpy(out + i * es, &x, es); break; }
+        case CLPRIM_DOUBLE: memcpy(out + i * es, &f, es); break;
+        }
+    }
+}
+
+/* One element of type t with the value v (3 for integers is typical). */
+static void element_of(clprim_type t, double v, void *out)
+{
+    switch (t) {
+    case CLPRIM_INT32: { int32_t x = (int32_t)v; memcpy(out, &x, 4); break; }
+    case CLPRIM_UINT32: { uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
+    case CLPRIM_INT64: { int64_t x = (int64_t)v; memcpy(out, &x, 8); break; }
+    case CLPRIM_UINT64: { uint64_t x = (uint64_t)v; memcpy(out, &x, 8); break; }
+    case CLPRIM_UINT8: { uint8_t x = (uint8_t)v; memcpy(out, &x, 1); break; }
+    case CLPRIM_FLOAT: { float x = (float)v; memcpy(out, &x, 4); break; }
+    case CLPRIM_DOUBLE: memcpy(out, &v, 8); break;
+    }
+}
+
+/* ---- One checked compaction ---- */
+
+typedef struct {
+    clprim_keep keep;
+    double value;          /* comparisons: converted to the type */
+    const expression *expr; /* EXPRESSION */
+} pred;
+
+typedef enum { COUNT_HOST, COUNT_DEVICE, COUNT_BOTH, COUNT_NONE } count_mode;
+
+typedef struct {
+    size_t src_offset, dst_offset; /* elements before the range */
+    size_t after;                  /* elements after it */
+    int in_place;                  /* dst = src at the same offset */
+    size_t flags_offset;
+    count_mode count;
+} layout;
+
+/* Data: `data` when not NULL, else fill_small (small != 0) or harness_fill_random.
+ * flags (FLAGGED): `flags` when not NULL, else random with about half set. */
+static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n, layout lay, const void *data,
+                           const unsigned char *flags, int small, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t);
+    const size_t src_len = lay.src_offset + n + lay.after;
+    unsigned char *src = harness_malloc(src_len * es);
+    if (small)
+        fill_small(t, src, src_len, rng, 1);
+    else
+        harness_fill_random(t, src, src_len, rng);
+    if (data)
+        memcpy(src + lay.src_offset * es, data, n * es);
+    cl_mem sbuf = harness_buffer(ctx, src_len * es, src);
+    cl_mem dbuf = sbuf;
+    size_t dst_offset = lay.src_offset, dst_len = src_len;
+    if (!lay.in_place) {
+        dst_offset = lay.dst_offset;
+        dst_len = lay.dst_offset + n + lay.after;
+        dbuf = harness_buffer(ctx, dst_len * es, NULL);
+    }
+
+    unsigned char value[8];
+    element_of(t, pr.value, value);
+    const size_t flags_len = lay.flags_offset + n + 3;
+    unsigned char *fl = harness_malloc(flags_len);
+    for (size_t i = 0; i < flags_len; i++) {
+        uint64_t r = harness_rand(rng);
+        fl[i] = r % 2 ? (unsigned char)(1 + (r >> 8) % 255) : 0; /* any non-zero byte keeps */
+    }
+    if (flags)
+        memcpy(fl + lay.flags_offset, flags, n);
+    cl_mem fbuf = pr.keep == CLPRIM_KEEP_FLAGGED ? harness_buffer(ctx, flags_len, fl) : NULL;
+    clprim_predicate p = {pr.keep, value, fbuf, lay.flags_offset, pr.expr ? pr.expr->text : NULL};
+
+    cl_mem kbuf = harness_buffer(ctx, KEPT_SLOTS * 8, NULL);
+    const size_t kept_offset = 1 + n % 2;
+    size_t kept = KEPT_UNSET;
+    int host = lay.count == COUNT_HOST || lay.count == COUNT_BOTH;
+    int device = lay.count == COUNT_DEVICE || lay.count == COUNT_BOTH;
+
+    cl_event done = NULL;
+    clprim_status s = clprim_compact(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
+                                     device ? kbuf : NULL, kept_offset, &done);
+    char what[512];
+    snprintf(what, sizeof what, "compact %s keep %s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
+             reference_type_name(t), clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "",
+             pr.expr ? "\"" : "", n, lay.src_offset, dst_offset, lay.in_place ? ", in place" : "", (int)lay.count,
+             harness_tuning_text(ctx));
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s: %s", what, clprim_status_name(s), clprim_last_error(ctx));
+    ck_assert_msg(done != NULL, "%s: no event", what);
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+
+    harness_assert_single_ref(sbuf, "src");
+    if (dbuf != sbuf)
+        harness_assert_single_ref(dbuf, "dst");
+    if (fbuf)
+        harness_assert_single_ref(fbuf, "flags");
+    harness_assert_single_ref(kbuf, "kept_buffer");
+
+    unsigned char *want = harness_malloc(n * es + 1);
+    size_t ref = reference_compact(t, pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL,
+                                   src + lay.src_offset * es, n, want);
+    if (host)
+        ck_assert_msg(kept == ref, "%s: *kept = %zu, want %zu", what, kept, ref);
+    else
+        ck_assert_msg(kept == KEPT_UNSET, "%s: *kept written without being asked", what);
+    cl_ulong slots[KEPT_SLOTS];
+    harness_read(ctx, kbuf, 0, sizeof slots, slots);
+    for (size_t k = 0; k < KEPT_SLOTS; k++) {
+        if (device && k == kept_offset)
+            ck_assert_msg(slots[k] == ref, "%s: kept_buffer holds %llu, want %zu", what, (unsigned long long)slots[k],
+                          ref);
+        else
+            ck_assert_msg(harness_all_sentinel(&slots[k], 8), "%s: kept_buffer slot %zu written", what, k);
+    }
+
+    unsigned char *out = harness_malloc(dst_len * es);
+    harness_read(ctx, dbuf, 0, dst_len * es, out);
+    for (size_t i = 0; i < ref; i++)
+        if (memcmp(out + (dst_offset + i) * es, want + i * es, es) != 0) {
+            char g[64], w[64];
+            reference_format(t, out + (dst_offset + i) * es, g, sizeof g);
+            reference_format(t, want + i * es, w, sizeof w);
+            ck_abort_msg("%s: output %zu of %zu is %s, want %s", what, i, ref, g, w);
+        }
+    const size_t tail = dst_offset + ref;
+    if (lay.in_place) {
+        ck_assert_msg(memcmp(out, src, dst_offset * es) == 0, "%s: changed elements before the range", what);
+        ck_assert_msg(memcmp(out + tail * es, src + tail * es, (dst_len - tail) * es) == 0,
+                      "%s: changed elements past the kept count", what);
+    } else {
+        ck_assert_msg(harness_all_sentinel(out, dst_offset * es), "%s: wrote before dst_offset", what);
+        ck_assert_msg(harness_all_sentinel(out + tail * es, (dst_len - tail) * es),
+                      "%s: wrote past the kept count %zu", what, ref);
+        unsigned char *again = harness_malloc(src_len * es);
+        harness_read(ctx, sbuf, 0, src_len * es, again);
+        ck_assert_msg(memcmp(again, src, src_len * es) == 0, "%s: changed its input", what);
+        free(again);
+        clReleaseMemObject(dbuf);
+    }
+    if (fbuf)
+        clReleaseMemObject(fbuf);
+    clReleaseMemObject(kbuf);
+    clReleaseMemObject(sbuf);
+    free(out);
+    free(want);
+    free(fl);
+    free(src);
+    return ref;
+}
+
+static const layout plain = {0, 0, 0, 0, 0, COUNT_HOST};
+
+/* Every predicate kind at one size, with the types' expressions; with full == 0
+ * only GT, FLAGGED and the expressions (each kind is a build of its own, and
+ * compiling is most of this suite's time on a cold kernel cache). */
+static void every_predicate(clprim_context *ctx, clprim_type t, size_t n, int full, uint64_t *rng)
+{
+    const double v = reference_type_is_float(t) ? 1.5 : 3;
+    for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_FLAGGED; k++) {
+        if (!full && k != CLPRIM_KEEP_GT && k != CLPRIM_KEEP_FLAGGED)
+            continue;
+        layout lay = {k % 3, (k + 1) % 4, 2, 0, (size_t)k % 5, (count_mode)(k % 3)};
+        compact_case(ctx, t, (pred){(clprim_keep)k, v, NULL}, n, lay, NULL, NULL, 1, rng);
+    }
+    for (size_t e = 0; e < EXPRESSION_COUNT; e++)
+        if (expression_fits(&expressions[e], t)) {
+            layout lay = {e % 2, 1, 1, 0, 0, (count_mode)(e % 3)};
+            /* full-range data for the expressions written for it, small for the rest */
+            compact_case(ctx, t, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[e]}, n, lay, NULL, NULL, e >= 3,
+                         rng);
+        }
+    /* Full-range random data against 0 and against the middle of the unsigned types. */
+    compact_case(ctx, t, (pred){CLPRIM_KEEP_GT, 0, NULL}, n, plain, NULL, NULL, 0, rng);
+    compact_case(ctx, t, (pred){CLPRIM_KEEP_NONZERO, 0, NULL}, n, plain, NULL, NULL, 0, rng);
+}
+
+/* ---- Correctness ---- */
+
+START_TEST(compact_every_predicate)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(100 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        clprim_tuning d = clprim_get_tuning(ctx);
+        /* One work-group, then several (two levels). */
+        every_predicate(ctx, t, 1000, 1, &rng);
+        every_predicate(ctx, t, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, 1, &rng);
+        /* Tiles of 8 and 64 groups: three levels at 1000, and the work-group
+         * path on devices whose default is one work-item per group. */
+        harness_set_tuning(ctx, 4, 2, 64);
+        ck_assert_int_eq(harness_scan_levels(&(clprim_tuning){4, 2, 64}, 1000, 8), 3);
+        every_predicate(ctx, t, 1000, t == CLPRIM_INT32 || t == CLPRIM_FLOAT || t == CLPRIM_UINT8, &rng);
+    }
+}
+END_TEST
+
+/* Sizes around a work-group and a tile of the current tuning, and around the
+ * first size of every level count up to max_levels. */
+static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, size_t *sizes, size_t cap)
+{
+    clprim_tuning t = clprim_get_tuning(ctx);
+    size_t wg = t.work_group_size, tile = t.work_group_size * t.items_per_thread, count = 0;
+    const size_t fixed[] = {0, 1, 2, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 2 * tile + 3};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        sizes[count++] = fixed[i];
+    for (int levels = 2; levels <= max_levels; levels++) {
+        size_t first = harness_first_size_with_levels(&t, levels, limit);
+        ck_assert_msg(first > 0, "no size up to %zu needs %d levels with %s", limit, levels, harness_tuning_text(ctx));
+        sizes[count++] = first - 1;
+        sizes[count++] = first;
+        sizes[count++] = first + 1;
+        ck_assert(count + 3 <= cap);
+    }
+    return count;
+}
+
+static void sizes_for(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
+{
+    const double v = reference_type_is_float(t) ? 1.5 : 3;
+    for (size_t k = 0; k < count; k++) {
+        layout lay = {k % 3, (k + 1) % 4, 1 + k % 3, 0, k % 2, (count_mode)(k % 4)};
+        compact_case(ctx, t, (pred){CLPRIM_KEEP_GE, v, NULL}, sizes[k], lay, NULL, NULL, 1, rng);
+        lay.in_place = 1;
+        compact_case(ctx, t, (pred){CLPRIM_KEEP_FLAGGED, 0, NULL}, sizes[k], lay, NULL, NULL, 1, rng);
+    }
+}
+
+START_TEST(compact_sizes)
+{
+    static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_DOUBLE, CLPRIM_UINT8, CLPRIM_UINT64};
+    clprim_type t = types[_i];
+    uint64_t rng = test_rng(200 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        size_t sizes[40];
+        size_t count = boundary_sizes(ctx, 2, 1u << 22, sizes, 40);
+        sizes_for(ctx, t, sizes, count, &rng);
+
+        harness_set_tuning(ctx, 4, 2, 64);
+        count = boundary_sizes(ctx, 3, 100000, sizes, 40);
+        sizes[count++] = 5000;
+        sizes_for(ctx, t, sizes, count, &rng);
+
+        harness_set_tuning(ctx, 4, 2, 8); /* several tiles per group, each with its carry */
+        count = boundary_sizes(ctx, 2, 100000, sizes, 40);
+        sizes[count++] = 8 * 8 * 5 + 3;
+        sizes_for(ctx, t, sizes, count, &rng);
+
+        harness_set_tuning(ctx, 2, 1, 16); /* five levels of partials at 3000 */
+        ck_assert_int_eq(harness_scan_levels(&(clprim_tuning){2, 1, 16}, 3000, 8), 5);
+        const size_t deep[] = {3, 17, 255, 3000};
+        sizes_for(ctx, t, deep, 4, &rng);
+    }
+}
+END_TEST
+
+/* None kept, all kept, alternating, only the last, only the first, a block at
+ * the end: through flags and through comparisons, in and out of place. */
+START_TEST(compact_patterns)
+{
+    static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_FLOAT, CLPRIM_UINT8, CLPRIM_INT64};
+    clprim_type t = types[_i];
+    uint64_t rng = test_rng(300 + (unsigned)_i);
+    enum { NONE, ALL, ALTERNATE, LAST, FIRST, TAIL_BLOCK, PATTERNS };
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t es = reference_type_size(t);
+        clprim_tuning d = clprim_get_tuning(ctx);
+        for (int tuned = 0; tuned <= 1; tuned++) {
+            if (tuned)
+                harness_set_tuning(ctx, 4, 2, 64);
+            else
+                harness_set_tuning(ctx, d.work_group_size, d.items_per_thread, d.groups);
+            clprim_tuning now = clprim_get_tuning(ctx);
+            const size_t sizes[] = {1, 7, now.work_group_size * now.items_per_thread + 1,
+                                    3 * now.work_group_size * now.items_per_thread * now.groups + 5};
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                const size_t n = sizes[s];
+                unsigned char *flags = harness_malloc(n), *data = harness_malloc(n * es);
+                for (int pat = NONE; pat < PATTERNS; pat++) {
+                    for (size_t i = 0; i < n; i++) {
+                        int on = pat == ALL || (pat == ALTERNATE && i % 2 == 1) || (pat == LAST && i == n - 1) ||
+                                 (pat == FIRST && i == 0) || (pat == TAIL_BLOCK && i >= n - n / 3);
+                        flags[i] = on ? (unsigned char)(1 + i % 200) : 0;
+                        element_of(t, on ? 9 : 2, data + i * es); /* GT 5 keeps the "on" ones */
+                    }
+                    for (int in_place = 0; in_place <= 1; in_place++) {
+                        layout lay = {2, 1, 3, in_place, 1, (count_mode)((pat + in_place) % 3)};
+                        size_t want = pat == NONE ? 0 : pat == ALL ? n : pat == ALTERNATE ? n / 2
+                                                     : pat == TAIL_BLOCK ? n / 3 : 1;
+                        size_t got = compact_case(ctx, t, (pred){CLPRIM_KEEP_FLAGGED, 0, NULL}, n, lay, NULL, flags, 1,
+                                                  &rng);
+                        ck_assert_msg(got == want, "pattern %d n=%zu: reference keeps %zu, expected %zu", pat, n, got,
+                                      want);
+                        compact_case(ctx, t, (pred){CLPRIM_KEEP_GT, 5, NULL}, n, lay, data, NULL, 1, &rng);
+                    }
+                }
+                free(flags);
+                free(data);
+            }
+        }
+    }
+}
+END_TEST
+
+/* In place with many work-groups, where later groups write over input of earlier
+ * ones unless the input was set aside: few kept early, all kept late. */
+START_TEST(compact_in_place)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = test_rng(400 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        const size_t es = reference_type_size(t);
+        for (int tuned = 0; tuned <= 2; tuned++) {
+            if (tuned == 1)
+                harness_set_tuning(ctx, 4, 2, 64);
+            if (tuned == 2 && t != CLPRIM_INT32)
+                break;
+            if (tuned == 2)
+                harness_set_tuning(ctx, 64, 1, 512);
+            clprim_tuning now = clprim_get_tuning(ctx);
+            const size_t n = 4 * now.work_group_size * now.items_per_thread * now.groups + 3;
+            unsigned char *data = harness_malloc(n * es);
+            for (size_t i = 0; i < n; i++)
+                element_of(t, i < n / 2 ? (i % 97 == 0 ? 9 : 1) : 9, data + i * es);
+            for (size_t off = 0; off <= 3; off += 3) {
+                layout lay = {off, 0, 2, 1, 0, (count_mode)(off % 4)};
+                compact_case(ctx, t, (pred){CLPRIM_KEEP_GT, 5, NULL}, n, lay, data, NULL, 1, &rng);
+                compact_case(ctx, t, (pred){CLPRIM_KEEP_LE, 5, NULL}, n, lay, data, NULL, 1, &rng);
+                compact_case(ctx, t, (pred){CLPRIM_KEEP_NE, 1.5, NULL}, n, lay, NULL, NULL, 1, &rng);
+                compact_case(ctx, t, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[3]}, n, lay, NULL, NULL, 1, &rng);
+            }
+            free(data);
+        }
+    }
+}
+END_TEST
+
+/* 10^6 + 3 elements with the device's tuning. */
+START_TEST(compact_large_odd)
+{
+    const size_t n = 1000003;
+    uint64_t rng = test_rng(500);
+    FOR_EACH_DEVICE(ctx)
+    {
+        compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_GT, 0, NULL}, n, (layout){1, 3, 2, 0, 0, COUNT_BOTH},
+                     NULL, NULL, 0, &rng);
+        compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[0]}, n,
+                     (layout){0, 0, 0, 1, 0, COUNT_HOST}, NULL, NULL, 0, &rng);
+        compact_case(ctx, CLPRIM_FLOAT, (pred){CLPRIM_KEEP_FLAGGED, 0, NULL}, n, (layout){0, 1, 1, 0, 5, COUNT_DEVICE},
+                     NULL, NULL, 0, &rng);
+        compact_case(ctx, CLPRIM_UINT8, (pred){CLPRIM_KEEP_LT, 3, NULL}, n, (layout){2, 0, 1, 1, 0, COUNT_HOST}, NULL,
+                     NULL, 1, &rng);
+        if (ctx->has_fp64)
+            compact_case(ctx, CLPRIM_DOUBLE, (pred){CLPRIM_KEEP_NE, 1.5, NULL}, n, (layout){0, 0, 0, 0, 0, COUNT_BOTH},
+                         NULL, NULL, 1, &rng);
+    }
+}
+END_TEST
+
+/* NaN as the value: EQ keeps nothing, NE keeps everything; NaN elements fail
+ * every comparison but NE; NONZERO keeps NaN and drops -0.0. */
+START_TEST(compact_float_specials)
+{
+    uint64_t rng = test_rng(550);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t n = 3001;
+            ck_assert_uint_eq(compact_case(ctx, (clprim_type)t, (pred){CLPRIM_KEEP_EQ, NAN, NULL}, n, plain, NULL,
+                                           NULL, 1, &rng),
+                              0);
+            ck_assert_uint_eq(compact_case(ctx, (clprim_type)t, (pred){CLPRIM_KEEP_NE, NAN, NULL}, n, plain, NULL,
+                                           NULL, 1, &rng),
+                              n);
+            for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_NONZERO; k++) {
+                compact_case(ctx, (clprim_type)t, (pred){(clprim_keep)k, 0.0, NULL}, n, plain, NULL, NULL, 1, &rng);
+                compact_case(ctx, (clprim_type)t, (pred){(clprim_keep)k, -INFINITY, NULL}, n, plain, NULL, NULL, 1,
+                             &rng);
+            }
+        }
+    }
+}
+END_TEST
+
+/* The count: on the host (blocking), in a device buffer (slot checked, neighbours
+ * untouched), both, neither; n == 0 still writes 0 to the device. */
+START_TEST(compact_count_modes)
+{
+    uint64_t rng = test_rng(600);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int mode = COUNT_HOST; mode <= COUNT_NONE; mode++)
+            for (size_t n = 0; n <= 5000; n += 2500) {
+                layout lay = {1, 2, 1, 0, 0, (count_mode)mode};
+                compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_LT, 3, NULL}, n, lay, NULL, NULL, 1, &rng);
+                lay.in_place = 1;
+                compact_case(ctx, CLPRIM_UINT32, (pred){CLPRIM_KEEP_EQ, 3, NULL}, n, lay, NULL, NULL, 1, &rng);
+            }
+        /* Non-blocking: the device count can feed a later command on the queue. */
+        const size_t n = 100000;
+        int32_t *data = harness_malloc(n * 4);
+        for (size_t i = 0; i < n; i++)
+            data[i] = (int32_t)(i % 10);
+        cl_mem src = harness_buffer(ctx, n * 4, data), dst = harness_buffer(ctx, n * 4, NULL);
+        cl_mem kbuf = harness_buffer(ctx, 8, NULL);
+        int32_t seven = 7;
+        clprim_predicate p = {CLPRIM_KEEP_GE, &seven, NULL, 0, NULL};
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, n, NULL, kbuf, 0, NULL), CLPRIM_SUCCESS);
+        cl_ulong total = 0;
+        harness_read(ctx, kbuf, 0, 8, &total);
+        ck_assert_uint_eq(total, 3 * n / 10);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+        clReleaseMemObject(kbuf);
+        free(data);
+    }
+}
+END_TEST
+
+/* src and dst as disjoint ranges of one buffer; flags in the same buffer as src. */
+START_TEST(compact_shared_buffers)
+{
+    uint64_t rng = test_rng(650);
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 5003;
+        int32_t *data = harness_malloc(2 * n * 4);
+        harness_fill_random(CLPRIM_INT32, data, 2 * n, &rng);
+        for (int order = 0; order <= 1; order++) {
+            cl_mem buf = harness_buffer(ctx, 2 * n * 4, data);
+            size_t so = order ? n : 0, dof = order ? 0 : n;
+            int32_t zero = 0;
+            clprim_predicate p = {CLPRIM_KEEP_GT, &zero, NULL, 0, NULL};
+            size_t kept = 0;
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, buf, so, buf, dof, n, &kept, NULL, 0, NULL),
+                             CLPRIM_SUCCESS);
+            int32_t *want = harness_malloc(n * 4), *got = harness_malloc(2 * n * 4);
+            size_t ref = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_GT, &zero, NULL, NULL, data + so, n, want);
+            ck_assert_uint_eq(kept, ref);
+            harness_read(ctx, buf, 0, 2 * n * 4, got);
+            ck_assert(memcmp(got + dof, want, ref * 4) == 0);
+            ck_assert(memcmp(got + dof + ref, data + dof + ref, (n - ref) * 4) == 0);
+            ck_assert(memcmp(got + so, data + so, n * 4) == 0);
+            free(want);
+            free(got);
+            clReleaseMemObject(buf);
+        }
+        /* Flags as bytes of the source buffer itself (both only read). */
+        unsigned char *bytes = harness_malloc(4 * n);
+        for (size_t i = 0; i < 4 * n; i++)
+            bytes[i] = (unsigned char)(harness_rand(&rng) % 3);
+        cl_mem src = harness_buffer(ctx, 4 * n, bytes), dst = harness_buffer(ctx, 4 * n, NULL);
+        clprim_predicate p = {CLPRIM_KEEP_FLAGGED, NULL, src, 2, NULL};
+        size_t kept = 0;
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT8, &p, src, 0, dst, 0, 4 * n - 2, &kept, NULL, 0, NULL),
+                         CLPRIM_SUCCESS);
+        unsigned char *want = harness_malloc(4 * n), *got = harness_malloc(4 * n);
+        size_t ref = reference_compact(CLPRIM_UINT8, CLPRIM_KEEP_FLAGGED, NULL, bytes + 2, NULL, bytes, 4 * n - 2, want);
+        ck_assert_uint_eq(kept, ref);
+        harness_read(ctx, dst, 0, 4 * n, got);
+        ck_assert(memcmp(got, want, ref) == 0);
+        ck_assert(harness_all_sentinel(got + ref, 4 * n - ref));
+        free(want);
+        free(got);
+        free(bytes);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* A second call with the same expression compiles nothing; an expression that
+ * fails leaves nothing cached and fails again the same way. */
+START_TEST(compact_expression_cache)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem src = harness_buffer(ctx, 4096, NULL), dst = harness_buffer(ctx, 4096, NULL);
+        clprim_predicate p = {CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "x % 7 == 3 || x < -9"};
+        size_t kept;
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000, &kept, NULL, 0, NULL),
+                         CLPRIM_SUCCESS);
+        unsigned built = ctx->programs_compiled + ctx->programs_loaded;
+        for (int k = 0; k < 3; k++)
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000 + (size_t)k, &kept, NULL, 0,
+                                            NULL),
+                             CLPRIM_SUCCESS);
+        ck_assert_uint_eq(ctx->programs_compiled + ctx->programs_loaded, built);
+        /* Another type is another program. */
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT64, &p, src, 0, dst, 0, 100, &kept, NULL, 0, NULL),
+                         CLPRIM_SUCCESS);
+        ck_assert_uint_eq(ctx->programs_compiled + ctx->programs_loaded, built + 1);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* `done` is an event for every path: n == 0 with and without a device count,
+ * host count, device count. */
+START_TEST(compact_events)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem src = harness_buffer(ctx, 4096, NULL), dst = harness_buffer(ctx, 4096, NULL);
+        cl_mem kbuf = harness_buffer(ctx, 8, NULL);
+        clprim_predicate p = {CLPRIM_KEEP_NONZERO, NULL, NULL, 0, NULL};
+        for (int c = 0; c < 4; c++) {
+            size_t n = c < 2 ? 0 : 1000, kept = KEPT_UNSET;
+            cl_event done = NULL;
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT32, &p, src, 0, dst, 0, n, c % 2 ? &kept : NULL,
+                                            c % 2 ? NULL : kbuf, 0, &done),
+                             CLPRIM_SUCCESS);
+            ck_assert_ptr_nonnull(done);
+            ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+            clReleaseEvent(done);
+            if (c % 2)
+                ck_assert_uint_eq(kept, n); /* every sentinel word is non-zero */
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT32, &p, src, 0, dst, 0, n, NULL, NULL, 0, NULL),
+                             CLPRIM_SUCCESS);
+        }
+        ck_assert_int_eq(clFinish(clprim_queue(ctx)), CL_SUCCESS);
+        cl_ulong total;
+        harness_read(ctx, kbuf, 0, 8, &total);
+        ck_assert_uint_eq(total, 1000);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+        clReleaseMemObject(kbuf);
+    }
+}
+END_TEST
+
+/* ---- Bad arguments: status, message, nothing written ---- */
+
+typedef struct {
+    clprim_context *ctx;
+    cl_mem src, dst, small, readonly, flags, kbuf, other;
+    unsigned char *dst_before;
+    size_t n;
+} bad_fixture;
+
+static void expect_untouched(bad_fixture *f, size_t kept, const char *what)
+{
+    unsigned char got[4096];
+    harness_read(f->ctx, f->dst, 0, sizeof got, got);
+    ck_assert_msg(harness_all_sentinel(got, sizeof got), "%s: dst was written", what);
+    harness_read(f->ctx, f->kbuf, 0, 64, got);
+    ck_assert_msg(harness_all_sentinel(got, 64), "%s: kept_buffer was written", what);
+    harness_read(f->ctx, f->src, 0, 4096, got);
+    ck_assert_msg(memcmp(got, f->dst_before, 4096) == 0, "%s: src was written", what);
+    ck_assert_msg(kept == KEPT_UNSET, "%s: *kept was written", what);
+}
+
+#define BAD(call, want, needle)                                                  \
+    do {                                                                         \
+        size_t kept = KEPT_UNSET;                                                \
+        clprim_status got_ = (call);                                             \
+        harness_assert_error(f.ctx, got_, want, needle);                         \
+        expect_untouched(&f, kept, #call);                                       \
+    } while (0)
+
+START_TEST(compact_bad_arguments)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        bad_fixture f = {ctx, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 512};
+        f.dst_before = harness_malloc(4096);
+        for (size_t i = 0; i < 4096; i++)
+            f.dst_before[i] = (unsigned char)(i * 7 + 1);
+        f.src = harness_buffer(ctx, 4096, f.dst_before);
+        f.dst = harness_buffer(ctx, 4096, NULL);
+        f.small = harness_buffer(ctx, 100, NULL);
+        f.readonly = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, 4096, NULL);
+        f.flags = harness_buffer(ctx, 4096, NULL);
+        f.kbuf = harness_buffer(ctx, 64, NULL);
+        int32_t three = 3;
+        const size_t n = f.n;
+        clprim_predicate gt = {CLPRIM_KEEP_GT, &three, NULL, 0, NULL};
+
+        /* ctx NULL: the thread's message. */
+        ck_assert_int_eq(clprim_compact(NULL, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, NULL, NULL, 0, NULL),
+                         CLPRIM_INVALID_ARGUMENT);
+        ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "ctx is NULL"));
+
+        BAD(clprim_compact(ctx, (clprim_type)99, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "unknown clprim_type");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, NULL, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "keep (the predicate) is NULL");
+        clprim_predicate p = {(clprim_keep)99, &three, NULL, 0, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep 99");
+        p = (clprim_predicate){(clprim_keep)-1, &three, NULL, 0, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep");
+        for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_NE; k++) {
+            p = (clprim_predicate){(clprim_keep)k, NULL, NULL, 0, NULL};
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+                CLPRIM_INVALID_ARGUMENT, "keep->value is NULL");
+        }
+        p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, NULL, 0, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL");
+        p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.small, 0, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
+        p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.flags, 4096 - n + 1, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
+        /* flags inside the dst range of the same buffer */
+        p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 100, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overlap");
+
+        /* Expressions */
+        const char *refused[] = {NULL, "", "x > '3'", "x > \"3\"", "x > 3 // comment", "x > 3 /* c */",
+                                 "x > \\\n 3", "#define y 3", "x >\x01 3", "x / *&x"};
+        const char *needles[] = {"NULL", "empty", "quotes", "quotes", "comment", "comment",
+                                 "backslash", "'#'", "control", "not an expression"};
+        for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, refused[k]};
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+                CLPRIM_INVALID_ARGUMENT, needles[k]);
+        }
+        p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "   \t "};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "empty");
+        char *longer = harness_malloc(5000);
+        memset(longer, 'x', 4999);
+        longer[4999] = '\0';
+        p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, longer};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "limit");
+        free(longer);
+        const char *broken[] = {"x > > 3", "y > 3", "x > 3)", "x.lo > 3"};
+        for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++) {
+            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, broken[k]};
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+                CLPRIM_BUILD_FAILED, broken[k]);
+            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "did not compile"));
+            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "build log"));
+            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "error"));
+            ck_assert_int_ne(clprim_last_cl_error(ctx), CL_SUCCESS);
+            /* n == 0 compiles too: the same failure, nothing written. */
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, NULL),
+                CLPRIM_BUILD_FAILED, "did not compile");
+        }
+
+        /* Buffers */
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "src is NULL");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, NULL, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "dst is NULL");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.small, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "dst");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 1000, f.dst, 0, 100, &kept, f.kbuf, 0, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "src");
+        BAD(clprim_compact(ctx, CLPRIM_INT64, &gt, f.src, 0, f.dst, 1, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "dst");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.readonly, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "READ_ONLY");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overflows");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overlapping");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, NULL),
+            CLPRIM_BUFFER_TOO_SMALL, "kept_buffer");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "kept_buffer");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overlaps dst");
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overlaps src");
+        p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 8, NULL};
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, NULL),
+            CLPRIM_INVALID_ARGUMENT, "overlaps keep->flags");
+
+        /* A buffer of another OpenCL context. */
+        cl_int err;
+        cl_device_id dev = clprim_device(ctx);
+        cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 4096, NULL, &err);
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, foreign, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            CLPRIM_INVALID_ARGUMENT, "another OpenCL context");
+        clReleaseMemObject(foreign);
+        clReleaseContext(other);
+
+        /* After failures, a good call works and clears the message. */
+        size_t kept = 0;
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, NULL, 0, NULL),
+                         CLPRIM_SUCCESS);
+        ck_assert_str_eq(clprim_last_error(ctx), "");
+
+        clReleaseMemObject(f.src);
+        clReleaseMemObject(f.dst);
+        clReleaseMemObject(f.small);
+        clReleaseMemObject(f.readonly);
+        clReleaseMemObject(f.flags);
+        clReleaseMemObject(f.kbuf);
+        free(f.dst_before);
+    }
+}
+END_TEST
+
+static Suite *compact_suite(void)
+{
+    Suite *s = suite_create("compact");
+    TCase *tc = tcase_create("correctness");
+    tcase_set_timeout(tc, 900);
+    tcase_add_loop_test(tc, compact_every_predicate, CLPRIM_INT32, CLPRIM_UINT8 + 1);
+    tcase_add_loop_test(tc, compact_sizes, 0, 4);
+    tcase_add_loop_test(tc, compact_patterns, 0, 4);
+    tcase_add_loop_test(tc, compact_in_place, CLPRIM_INT32, CLPRIM_UINT8 + 1);
+    tcase_add_test(tc, compact_large_odd);
+    tcase_add_test(tc, compact_float_specials);
+    tcase_add_test(tc, compact_count_modes);
+    tcase_add_test(tc, compact_shared_buffers);
+    tcase_add_test(tc, compact_expression_cache);
+    tcase_add_test(tc, compact_events);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("bad arguments");
+    tcase_add_test(bad, compact_bad_arguments);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    return harness_run(compact_suite());
+}
