@@ -135,11 +135,395 @@ CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clpri
 /* ---- Stream compaction ------------------------------------------------- */
 /* CLPRIM-SECTION compaction: owned by the compaction work */
 
+/* Which elements a compaction keeps. */
+typedef enum {
+    CLPRIM_KEEP_LT,        /* x <  value */
+    CLPRIM_KEEP_LE,        /* x <= value */
+    CLPRIM_KEEP_GT,        /* x >  value */
+    CLPRIM_KEEP_GE,        /* x >= value */
+    CLPRIM_KEEP_EQ,        /* x == value */
+    CLPRIM_KEEP_NE,        /* x != value */
+    CLPRIM_KEEP_NONZERO,   /* x != 0 */
+    CLPRIM_KEEP_FLAGGED,   /* flags[flags_offset + i] != 0 (select flagged) */
+    CLPRIM_KEEP_EXPRESSION /* an OpenCL C boolean expression over x (and i) */
+} clprim_keep;
+
+/* The predicate of clprim_compact. Fields a kind does not use are ignored, so
+ * {CLPRIM_KEEP_GT, &limit} is a whole predicate.
+ *   value       comparisons: points to one element of the array's type
+ *   flags       CLPRIM_KEEP_FLAGGED: one byte (cl_uchar) per element, non-zero keeps;
+ *   flags_offset  element i of src is judged by byte flags_offset + i
+ *   expression  CLPRIM_KEEP_EXPRESSION: OpenCL C text such as
+ *               "x > 50 && (x & 1) == 0", where x is the element (of the array's
+ *               OpenCL type: int, uint, long, ulong, float, double, uchar) and i its
+ *               index counted from src_offset (ulong). Non-zero keeps. It is compiled
+ *               into the kernels with -D (whitespace is kept as comments), cached
+ *               like every kernel (memory and disk, keyed by its text), so the first
+ *               call with a new expression pays a compile. It may not contain
+ *               quotes, backslashes, '#' or comments (CLPRIM_INVALID_ARGUMENT); one
+ *               that does not compile is CLPRIM_BUILD_FAILED with the compiler's log.
+ * Float comparisons follow IEEE: NaN fails every comparison except NE, and NONZERO
+ * keeps NaN but not -0.0. */
+typedef struct {
+    clprim_keep keep;
+    const void *value;
+    cl_mem flags;
+    size_t flags_offset;
+    const char *expression;
+} clprim_predicate;
+
+/* Order-preserving copy_if: the elements of src[src_offset .. +n) that pass `keep`
+ * go to dst[dst_offset ..], in their input order, on every device and schedule.
+ * dst needs room for n elements (checked), but nothing is written past the kept
+ * count: dst[dst_offset + kept ..] keeps its old contents.
+ *
+ * The count of kept elements goes to the host through *kept (the call then
+ * blocks until it is known) and/or to the device, without blocking, as one
+ * cl_ulong at element kept_offset of kept_buffer. Both may be NULL (nothing
+ * reports the count). When both are given, *kept is read from kept_buffer.
+ *
+ * In place when src == dst with the same offset: that costs a copy of the n
+ * input elements into the context's scratch first (work-groups would otherwise
+ * overwrite input that earlier work-groups have not read yet), so scratch grows
+ * to n elements (CLPRIM_OUT_OF_MEMORY when the device cannot hold that). Other
+ * overlaps of src and dst are CLPRIM_INVALID_ARGUMENT, and so are flags
+ * overlapping dst, and kept_buffer's cl_ulong overlapping src, dst or flags.
+ *
+ * n == 0 writes nothing to dst; the count is 0 (kept_buffer still gets it); the
+ * kernels are still built, so a bad expression fails at n == 0 too.
+ * Errors: NULL keep, an unknown kind, NULL value (comparisons), NULL flags
+ * (FLAGGED), a NULL, empty or refused expression: CLPRIM_INVALID_ARGUMENT; flags
+ * or buffers shorter than offset + n (or kept_offset + 1): CLPRIM_BUFFER_TOO_SMALL;
+ * an expression the compiler rejects: CLPRIM_BUILD_FAILED with its log. A failed
+ * call enqueues nothing and leaves *kept unwritten.
+ * Work: pass 1 counts the kept elements of each work-group's chunk (reading only
+ * the flags, for FLAGGED); the counts are scanned (or, when few, folded by each
+ * work-group of pass 3 itself); pass 3 writes each chunk's kept elements from its
+ * offset. No atomics: the order is the input order on every device. */
+CLPRIM_API clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_predicate *keep,
+                                        cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                                        size_t n, size_t *kept, cl_mem kept_buffer, size_t kept_offset,
+                                        cl_event *done);
+
 /* ---- Histograms -------------------------------------------------------- */
 /* CLPRIM-SECTION histogram: owned by the histogram work */
 
+/* counts[counts_offset + b] (cl_uint) += the number of elements of
+ * src[src_offset .. +n) that fall in bin b of `bins` even bins over [lo, hi).
+ * With accumulate == 0 the counts are set (zeroed first, also when n == 0);
+ * otherwise added to what is there. Counts wrap modulo 2^32. Values outside
+ * [lo, hi) and NaN are not counted. The result is the same on every run and
+ * device: the bin of each element is exactly defined below, and counts are
+ * integer sums.
+ *
+ * Which bin (so a CPU reproduces it exactly):
+ *   integer types: lo and hi must be integers with -2^63 <= lo < hi <= 2^64 and
+ *     (hi - lo) * bins < 2^64; they may lie outside the type's range. An element
+ *     x with lo <= x < hi goes to bin (x - lo) * bins / (hi - lo), computed
+ *     exactly in 64-bit unsigned integers (the division truncates).
+ *   float and double: lo and hi are first rounded to the element type (lo_t,
+ *     hi_t), then scale = bins / (hi_t - lo_t) is computed once in the element
+ *     type (bins converted to it first; each operation rounded to nearest). An
+ *     element x with lo_t <= x < hi_t goes to bin (uint)((x - lo_t) * scale),
+ *     each operation in the element type, no fused multiply-add, clamped to
+ *     bins - 1. lo_t < hi_t and a finite hi_t - lo_t and scale are required.
+ * So bins whose edges are not representable sit where that arithmetic puts them:
+ * with floats, an element on a computed edge may land one bin either side of
+ * where exact arithmetic would put it, but always in the same bin.
+ *
+ * bins: 1 .. 2^31. Each work-group keeps private counts in local memory and
+ * adds each non-zero one to counts[] with one atomic per bin per work-group.
+ * When the bins do not fit in local memory, the input is read once per range
+ * of bins that fits (up to 4 passes), beyond that every element does one global
+ * atomic_inc (slower, same result). Errors: lo >= hi, NaN or infinite bounds,
+ * non-integer bounds or (hi - lo) * bins >= 2^64 for integer types, bins out of
+ * range: CLPRIM_INVALID_ARGUMENT; counts shorter than counts_offset + bins:
+ * CLPRIM_BUFFER_TOO_SMALL; counts overlapping src: CLPRIM_INVALID_ARGUMENT. */
+CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
+                                          size_t n, double lo, double hi, size_t bins, cl_mem counts,
+                                          size_t counts_offset, int accumulate, cl_event *done);
+
 /* ---- Images and thresholding ------------------------------------------- */
 /* CLPRIM-SECTION threshold: owned by the threshold work */
+
+/* Images are buffers, not cl_image objects, so every device that runs the rest
+ * of the library runs these too. Two shapes:
+ *
+ *   clprim_image         interleaved 8-bit pixels, rows of any length, rows may
+ *                        be padded. Unlike the rest of the API, offset and
+ *                        row_pitch count BYTES: an RGB8 row is rarely a whole
+ *                        number of larger elements. Pixel (x, y) starts at byte
+ *                        offset + y * row_pitch + x * clprim_pixel_size(format),
+ *                        and the buffer must hold offset + (height - 1) * row_pitch
+ *                        + width * pixel size bytes (the last row needs no padding).
+ *   clprim_planar_image  float RGB as three planes of width * height floats, R then
+ *                        G then B, contiguous and row-major, the R plane starting
+ *                        at element `offset` (in floats, as elsewhere).
+ *
+ * Every image call checks before it enqueues anything, and fails with
+ * CLPRIM_INVALID_ARGUMENT and a message naming the field for: a NULL image or
+ * data, width or height 0, an unknown format, a row_pitch below one row, sizes
+ * whose byte count overflows size_t; CLPRIM_BUFFER_TOO_SMALL when the buffer is
+ * shorter than the last byte the image reaches. A destination may be the source
+ * itself (the same data, offset and layout: the call works in place); any other
+ * overlap of source and destination bytes is CLPRIM_INVALID_ARGUMENT. */
+
+typedef enum {
+    CLPRIM_RGB8,  /* 3 bytes a pixel: R, G, B */
+    CLPRIM_RGBA8, /* 4 bytes a pixel: R, G, B, A (straight, not premultiplied) */
+    CLPRIM_GREY8  /* 1 byte a pixel: a grey level */
+} clprim_pixel_format;
+
+typedef struct {
+    cl_mem data;
+    size_t offset;        /* bytes from the buffer's start to pixel (0, 0) */
+    size_t width, height; /* pixels; both > 0 */
+    size_t row_pitch;     /* bytes from one row to the next; 0 means width * pixel size */
+    clprim_pixel_format format;
+} clprim_image;
+
+typedef struct {
+    cl_mem data;
+    size_t offset;        /* floats from the buffer's start to R of pixel (0, 0) */
+    size_t width, height; /* pixels; both > 0; each plane holds width * height floats */
+} clprim_planar_image;
+
+/* Bytes a pixel: 3, 4, 1; 0 for a value outside the enum. */
+CLPRIM_API size_t clprim_pixel_size(clprim_pixel_format format);
+
+/* What the red-ratio threshold writes (the three steps of the GPU report). */
+typedef enum {
+    CLPRIM_THRESHOLD_KEEP,    /* selected pixels unchanged, every other pixel black */
+    CLPRIM_THRESHOLD_YELLOW,  /* selected pixels with green := red, every other pixel black */
+    CLPRIM_THRESHOLD_REINSERT /* selected pixels with green := red, every other pixel unchanged */
+} clprim_threshold_mode;
+
+/* The colour threshold: a pixel is selected when its normalised red
+ * r / sqrt(r^2 + g^2 + b^2) exceeds `ratio` (the report used 0.7). It is
+ * evaluated without division or square root, in float, as
+ *     r > 0  &&  r*r > (ratio*ratio) * ((r*r + g*g) + b*b)
+ * with each product and sum rounded to float and nothing fused (the kernel has
+ * FP_CONTRACT OFF), so a C loop that writes the same expression with
+ * -ffp-contract=off gets the same pixels bit for bit. Hence: black pixels
+ * (0, 0, 0) are never selected, nor pixels with r <= 0, NaN or infinite
+ * components; ratio 1 selects nothing. (A device that flushes denormals may
+ * differ on pixels whose squared components fall below FLT_MIN, about 1e-19
+ * in magnitude; 8-bit pixels never do.)
+ *
+ * Interleaved: src and dst are RGB8 or RGBA8, the same format and size (their
+ * offsets and pitches may differ). Alpha is copied through unchanged in every
+ * mode, also where the colour is blacked out. Components are the 8-bit values
+ * 0..255 (the ratio is scale-free).
+ * Errors: ratio NaN or outside (0, 1], unknown mode, GREY8 images, formats or
+ * sizes that differ, and the image checks above. */
+CLPRIM_API clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
+                                              const clprim_image *dst, float ratio,
+                                              clprim_threshold_mode mode, cl_event *done);
+
+/* The same on planar float RGB; any float values (the report used 0..255).
+ * Black written by KEEP and YELLOW is +0.0f; other values are copied bit for bit. */
+CLPRIM_API clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
+                                                     const clprim_planar_image *dst, float ratio,
+                                                     clprim_threshold_mode mode, cl_event *done);
+
+/* Which values a histogram counts. GREY is the compute-shader lecture's grey
+ * (r + g + b) / 3, here in integers: the grey level floor((r + g + b) / 3),
+ * 0..255 (a GREY8 pixel is its own level). ALL makes one histogram per channel
+ * of the format (3 for RGB8: R, G, B; 4 for RGBA8; 1 for GREY8), one after the
+ * other. */
+typedef enum {
+    CLPRIM_CHANNEL_R,
+    CLPRIM_CHANNEL_G,
+    CLPRIM_CHANNEL_B,
+    CLPRIM_CHANNEL_A, /* RGBA8 only */
+    CLPRIM_CHANNEL_GREY,
+    CLPRIM_CHANNEL_ALL
+} clprim_channel;
+
+/* Histogram of an interleaved image: value v (0..255) falls in bin
+ * v * bins / 256 (integer division), so bins equal-width bins cover 0..255;
+ * bins = 256 counts each level, bins = 16 is the lecture's histogram (with
+ * even bins: its int(grey * 15) put only pure white in the last bin).
+ * Writes `bins` cl_uint counts (bins times the channel count for ALL) to hist
+ * from element hist_offset, replacing what was there. The counts are exact and
+ * the same on every device and run (one private histogram per work-group in
+ * local memory, merged without atomics on global memory).
+ * Errors: bins outside [1, 256], R/G/B on GREY8, A on anything but RGBA8, an
+ * unknown channel, an image of more than 2^32 - 1 pixels (CLPRIM_UNSUPPORTED:
+ * counts are 32-bit), hist too small, and the image checks above. */
+CLPRIM_API clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *image,
+                                                clprim_channel channel, size_t bins, cl_mem hist,
+                                                size_t hist_offset, cl_event *done);
+
+/* Otsu's threshold of a grey histogram, computed by one work-group on the
+ * device: `bins` cl_uint counts at hist_offset covering levels 0..255 as
+ * clprim_image_histogram makes them. Splitting after bin t puts bins 0..t in
+ * the background and the rest in the foreground; the t kept maximises the
+ * between-class variance w0 * w1 * (mu0 - mu1)^2 (the smallest t on a tie).
+ * The result is a grey LEVEL, ready for clprim_threshold_grey: the highest
+ * level of bin t, ((t + 1) * 256 - 1) / bins, so that "level > result" is
+ * "bin > t" (with 256 bins the level is t). A histogram with fewer than two
+ * non-empty bins has no split: the result is the highest level of its one
+ * non-empty bin (nothing lies above it), or 255 when it is empty.
+ * The variance is evaluated in float in a fixed order without fused operations
+ * (see the comments in cl/threshold.cl), so a C loop doing the same gets the
+ * same level; the candidates are compared by cross-multiplication, without
+ * division.
+ * Where the level goes: to the cl_uint at level_offset in `level` (for
+ * clprim_threshold_grey_buffer, with no round trip) when level is not NULL,
+ * and to *result when result is not NULL (then the call blocks until it is
+ * there). At least one of them must be given.
+ * Errors: bins outside [1, 256], hist or level too small, both NULL. */
+CLPRIM_API clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, size_t bins,
+                                     cl_mem level, size_t level_offset, unsigned *result, cl_event *done);
+
+/* Grey-level binary threshold: a pixel is foreground when its grey level (as
+ * CLPRIM_CHANNEL_GREY: floor((r + g + b) / 3), or the GREY8 value) is above
+ * `level` (0..255; 255 selects nothing). dst gets 255 in every colour channel
+ * for foreground pixels and 0 for the rest: GREY8 a mask, RGB8 white on black,
+ * RGBA8 the same with the source's alpha when src is RGBA8, else 255. src and
+ * dst may have different formats but the same size.
+ * Errors: level above 255, sizes that differ, and the image checks above. */
+CLPRIM_API clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src,
+                                               const clprim_image *dst, unsigned level, cl_event *done);
+
+/* The same with the level read on the device from the cl_uint at level_offset
+ * of `level` (what clprim_otsu left there): no round trip. A level above 255
+ * there selects nothing. */
+CLPRIM_API clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_image *src,
+                                                      const clprim_image *dst, cl_mem level,
+                                                      size_t level_offset, cl_event *done);
+
+/* Otsu's binary threshold in one call, all on the device: the 256-bin grey
+ * histogram of src, clprim_otsu, then clprim_threshold_grey_buffer into dst,
+ * in the context's scratch space. When `level` is not NULL the call blocks and
+ * writes the level used there; otherwise it returns at once.
+ * Errors: those of clprim_threshold_grey. */
+CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src,
+                                               const clprim_image *dst, unsigned *level, cl_event *done);
+
+/* ---- Sorting ----------------------------------------------------------- */
+/* CLPRIM-SECTION sort: owned by the sort work */
+
+/* Stable LSD radix sort, ascending, of n keys of type t: CLPRIM_UINT32,
+ * CLPRIM_INT32 or CLPRIM_FLOAT (other types: CLPRIM_INVALID_ARGUMENT). Keys
+ * are read from keys_in and the sorted keys written to keys_out; keys_in is left
+ * as it was unless it is keys_out. In place when keys_in == keys_out with the
+ * same offset; other overlaps are CLPRIM_INVALID_ARGUMENT. The context's
+ * scratch holds a temporary copy of the keys (and values) and the digit counts.
+ *
+ * Floats sort by their bits made order-preserving (sign bit set: every bit
+ * flipped; else the sign bit flipped), a total order:
+ *   -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN
+ * so -0.0 comes before +0.0, and NaNs sort to the ends by their sign bit (the
+ * usual quiet NaN, sign clear, goes last; among NaNs of one sign, by payload).
+ * The result is the same bits on every run and device (equal keys keep their
+ * input order). 4 bits per pass: 8 passes over the keys. Each work-item keeps a
+ * 16-counter digit histogram in local memory: a work_group_size whose
+ * histograms do not fit (1024 on a device with 48 KiB) is CLPRIM_UNSUPPORTED;
+ * items_per_thread is lowered for the sort where the tile would not fit. */
+CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl_mem keys_in,
+                                          size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                          size_t n, cl_event *done);
+
+/* The same with a cl_uint value per key (e.g. an index), moved with its key:
+ * stable, so equal keys keep their values in input order. values_in may be
+ * NULL: the values are then the indices 0..n-1 and values_out receives the
+ * sorting permutation (n at most 2^32). values_in == values_out with the same
+ * offset sorts the values in place. An output may meet no other input or
+ * output (keys_out and values_out are disjoint). */
+CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in,
+                                           size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                           cl_mem values_in, size_t values_in_offset, cl_mem values_out,
+                                           size_t values_out_offset, size_t n, cl_event *done);
+
+/* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
+ *     id = (iz * dims[1] + iy) * dims[0] + ix,
+ * with ix = floor((x - origin[0]) * inv) and inv = 1.0f / box_size[0] (float
+ * arithmetic, as written, on host and device alike), likewise iy and iz.
+ * Coordinates outside the grid are clamped into its edge boxes (a NaN
+ * coordinate counts as below the grid). */
+typedef struct {
+    float origin[3];   /* the lowest corner of box (0, 0, 0) */
+    float box_size[3]; /* edge lengths along x, y, z: finite and > 0 */
+    size_t dims[3];    /* boxes along x, y, z: each > 0, product below 2^32 */
+} clprim_box_grid;
+
+/* Sorts n particles into the grid's boxes (the particle-simulation report's box
+ * sort). positions: n particles of three floats x, y, z, from particle
+ * positions_offset (offsets here count particles, i.e. 3 floats).
+ *   box_start   boxes + 1 cl_uint from box_start_offset: box b's particles are
+ *               sorted positions box_start[b] .. box_start[b + 1] - 1 (the
+ *               exclusive scan of the per-box counts; box_start[boxes] = n);
+ *   order       n cl_uint: order[j] is the index of the particle at sorted
+ *               position j; within a box, indices ascend (stable);
+ *   sorted_positions  may be NULL; else n particles, the positions in that order.
+ * Steps, all on the device: box ids; a stable radix sort of (box id, index)
+ * pairs over the bits the largest id needs; per-box counts from the sorted ids
+ * (no atomics); their exclusive scan. Scratch: 16 bytes a particle plus what
+ * the scan needs. n below 2^32; n == 0 still writes box_start (all zeros).
+ * Outputs must not overlap positions or each other. */
+CLPRIM_API clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, cl_mem positions,
+                                         size_t positions_offset, size_t n, cl_mem box_start,
+                                         size_t box_start_offset, cl_mem order, size_t order_offset,
+                                         cl_mem sorted_positions, size_t sorted_positions_offset,
+                                         cl_event *done);
+
+/* ---- k-means colour quantization ---------------------------------------- */
+/* CLPRIM-SECTION kmeans: owned by the sort work */
+
+#define CLPRIM_KMEANS_MAX_K 256
+
+/* Values per centre: 3 (R, G, B) for RGB8 and RGBA8 (alpha is not clustered),
+ * 1 for GREY8, 0 for a value outside the enum. */
+CLPRIM_API unsigned clprim_kmeans_dims(clprim_pixel_format format);
+
+/* Deterministic k-means++ seeding on the host: k centres (k * dims floats, each
+ * a pixel's colour) drawn from at most 65536 pixels taken at evenly spaced
+ * indices, with splitmix64 from `seed`, each with probability proportional to
+ * its integer squared distance to the nearest centre already drawn (the first
+ * uniformly). When fewer distinct colours than k remain, the rest repeat the
+ * first centre. pixels: height rows of row_pitch bytes (0: packed).
+ * Errors (clprim_last_error(NULL)): NULL pointers, width or height 0, k outside
+ * [1, CLPRIM_KMEANS_MAX_K], unknown format, row_pitch below a row. */
+CLPRIM_API clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size_t height,
+                                            size_t row_pitch, clprim_pixel_format format, unsigned k,
+                                            unsigned long long seed, float *centres);
+
+typedef struct {
+    unsigned iterations; /* Lloyd iterations run (an assignment and an update each) */
+    int converged;       /* 1: the last update left every rounded centre unchanged */
+} clprim_kmeans_info;
+
+/* Lloyd's k-means of the colours of src (an image as in the threshold section),
+ * on the device; blocking. centres: k * dims floats, the initial centres on
+ * entry (e.g. from clprim_kmeans_seed; values in [0, 255]), the final ones on
+ * return. Each iteration:
+ *   assignment  every pixel takes the centre nearest to it, by integer squared
+ *               distance to the centres rounded to 8 bits (floor(c + 0.5f)),
+ *               the lowest index on a tie;
+ *   update      per cluster, the sums of its pixels' values and its count, as
+ *               exact integers (per-work-group partial sums in local memory,
+ *               folded on the device); the centre becomes sum / count (in
+ *               double, stored as float); an empty cluster keeps its centre.
+ * It stops when an update leaves every rounded centre unchanged (the
+ * assignments can no longer change) or after max_iterations (>= 1).
+ * Everything is exact integer work but the division, so the result is the same
+ * on every device and run, and a C loop doing the same gets the same labels.
+ * Outputs, each optional: labels (width * height cl_uchar, row-major, from
+ * labels_offset: each pixel's cluster from the last assignment); dst (the
+ * format and size of src; it may be src itself, other overlaps are refused):
+ * each pixel replaced by the rounded final centre of its cluster, alpha copied
+ * from src; info. labels must not overlap src or dst.
+ * Scratch: the work-groups' partial sums (and labels when not given); the
+ * rounded centres, written by the host every iteration, go to a 1 KiB buffer
+ * made for the call.
+ * Errors: k outside [1, CLPRIM_KMEANS_MAX_K], max_iterations 0, NULL centres,
+ * a centre not finite, more than 2^32 - 1 pixels, and the image checks of the
+ * threshold section. */
+CLPRIM_API clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsigned k,
+                                       unsigned max_iterations, float *centres, cl_mem labels,
+                                       size_t labels_offset, const clprim_image *dst, clprim_kmeans_info *info);
 
 #ifdef __cplusplus
 }

@@ -89,6 +89,32 @@ clprim_status clprim_check_buffer(clprim_context *ctx, const char *name, cl_mem 
 clprim_status clprim_check_no_overlap(clprim_context *ctx, cl_mem src, size_t src_offset, cl_mem dst,
                                       size_t dst_offset, size_t n);
 
+/* ---- Images (image.c): the argument checks shared by threshold.c and kmeans.c ---- */
+
+/* A checked image as the kernels take it. Interleaved: offset and pitch in
+ * bytes, bpp bytes a pixel. Planar (threshold.c): offset in floats, pitch and
+ * bpp 0. */
+typedef struct {
+    cl_mem data;
+    cl_ulong offset, pitch, width, n; /* see above; width and n in pixels */
+    cl_uint bpp;
+    size_t height;
+    size_t first, end; /* the bytes it spans: [first, end) */
+} clprim_image_layout;
+
+/* "RGB8", "RGBA8", "GREY8"; "unknown" outside the enum. */
+const char *clprim_pixel_format_name(clprim_pixel_format format);
+/* img non-NULL, a known format, data non-NULL, positive sizes, row_pitch at
+ * least a row, no size_t overflow, inside a valid buffer of this context
+ * (writable when written); fills *out. Messages start "<function>: " when
+ * function is not NULL, then name the image ("src", "dst"). */
+clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
+                                 const clprim_image *img, int written, clprim_image_layout *out);
+/* src and dst the same image (same first byte, pitch and pixel size: in place)
+ * or disjoint bytes. function as above. */
+clprim_status clprim_check_image_overlap(clprim_context *ctx, const char *function, const clprim_image_layout *src,
+                                         const clprim_image_layout *dst);
+
 /* ---- Tuning (tuning.c) ---- */
 
 /* The table entry for the context's device class, adjusted to its limits. */
@@ -161,5 +187,60 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
                                  cl_event *done);
+
+/* ---- Compaction and histograms (compact.c, histogram.c) ----
+ * Owned by the compaction/histogram work; for the demo, the benchmarks and the
+ * image code. Kernel files and names, for profiling hooks and messages: */
+#define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks */
+#define CLPRIM_HISTOGRAM_FILE "histogram.cl"          /* kernels: histogram_local, histogram_global */
+
+/* The tuning with the grid compaction and histograms use (more groups on GPUs). */
+clprim_tuning clprim_compact_grid(const clprim_context *ctx);
+/* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
+const char *clprim_keep_name(clprim_keep keep);
+/* The build options of compact.cl for a type and a (checked) predicate, the
+ * expression encoded for -D; *options is malloc'ed (free it). */
+clprim_status clprim_compact_options(clprim_context *ctx, const clprim_type_info *type,
+                                     const clprim_predicate *keep, char **options);
+
+/* A histogram's bins as the kernels take them (the rule is in clprim.h). */
+typedef struct {
+    clprim_type t;
+    const clprim_type_info *type;
+    size_t bins;
+    unsigned char lo[8], hi[8], scale[8]; /* elements of type t: see cl/histogram.cl */
+    uint64_t lo_bits, range;              /* integer types: lo modulo 2^64, hi - lo */
+    int divide;                           /* integer types: 0 64-bit, 1 32-bit, 2 + s shift by s */
+    int empty;                            /* integer types: no value of the type is in [lo, hi) */
+} clprim_histogram_params;
+
+/* Checks lo, hi, bins and the type (fp64 included) and fills *p; records a message. */
+clprim_status clprim_histogram_prepare(clprim_context *ctx, clprim_type t, double lo, double hi, size_t bins,
+                                       clprim_histogram_params *p);
+
+/* How to count: 0 fields take the defaults. */
+typedef struct {
+    size_t local_bins; /* bins per work-group in local memory (default: what fits) */
+    size_t max_passes; /* windows of local_bins before falling back to one global atomic per
+                          element (default 4); tests force every path with these two */
+} clprim_histogram_plan;
+
+/* Bins that fit in the device's local memory (cl_uint each). */
+size_t clprim_histogram_local_bins(const clprim_context *ctx);
+
+/* clprim_histogram over every stride-th element: elements src_offset,
+ * src_offset + stride, ... (n of them, in elements of t). With t = CLPRIM_UINT8,
+ * stride 3 or 4 and src_offset = channel, it counts one channel of packed
+ * RGB8/RGBA8 pixels (n = pixels): what the image code needs. Checks every
+ * argument like the public call (function names the caller in messages); plan
+ * may be NULL. */
+clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function, clprim_type t, cl_mem src,
+                                       size_t src_offset, size_t stride, size_t n, double lo, double hi,
+                                       size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
+                                       const clprim_histogram_plan *plan, cl_event *done);
+/* The same without argument checks, after clprim_histogram_prepare. */
+clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
+                                  size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
+                                  int accumulate, const clprim_histogram_plan *plan, cl_event *done);
 
 #endif

@@ -15,6 +15,10 @@ static const command commands[] = {
     {"devices", cmd_devices, "devices                 every OpenCL platform and device, and the one picked"},
     {"demo", cmd_demo, "demo [--device D]       every primitive on generated data, checked against the CPU"},
     {"bench", cmd_bench, "bench [--device D] ...  time every primitive over a sweep of sizes (--help)"},
+    {"compact", cmd_compact, "compact [--device D] [--n N] [--type T] [--gt V|--keep EXPR|...]  copy_if over generated data, checked and timed (--help)"},
+    {"threshold", cmd_threshold, "threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--device D]"},
+    {"histogram", cmd_histogram, "histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png] [--device D]"},
+    {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--check] [--device D]"},
 };
 
 static void usage(FILE *to)

@@ -98,7 +98,7 @@ static void startup_table(const bench_options *o, clprim_type type, FILE *csv)
     printf("%-16s %12s %12s\n", "primitive", "first ms", "warm ms");
     for (size_t k = 0; workload_kinds[k]; k++) {
         const workload_kind *kind = workload_kinds[k];
-        if (!listed(o->primitives, kind->name))
+        if (!listed(o->primitives, kind->name) || (kind->supports && !kind->supports(type)))
             continue;
         clprim_context *ctx = cli_open(o->device);
         workload w;
@@ -201,11 +201,12 @@ int cmd_bench(int argc, char **argv)
         }
         for (size_t k = 0; workload_kinds[k]; k++) {
             const workload_kind *kind = workload_kinds[k];
-            if (!listed(o.primitives, kind->name))
+            if (!listed(o.primitives, kind->name) || (kind->supports && !kind->supports(type)))
                 continue;
             for (size_t n = o.min_n; n <= o.max_n; n *= 4) {
-                /* Input and output, plus scratch: stay well inside the device. */
-                size_t bytes = n * 8;
+                /* Input and output, plus scratch: stay well inside the device
+                 * (threshold's three planes of floats are 12 bytes a pixel). */
+                size_t bytes = n * 12;
                 if (bytes > max_alloc || 3 * bytes > global)
                     break;
                 workload w;
@@ -230,7 +231,7 @@ int cmd_bench(int argc, char **argv)
                 double start = cli_now();
                 kind->cpu(&w);
                 loop = cli_now() - start;
-                time_copy(ctx, cl, n * w.elem, o.runs, &copy);
+                time_copy(ctx, cl, w.in_bytes, o.runs, &copy);
                 failures += !ok;
                 double gbps = kind->bytes(&w) / dev * 1e-9;
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx  %s%s\n", kind->name, name, n, dev * 1e3, gbps,

@@ -8,6 +8,10 @@
 int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_compact(int argc, char **argv);
+int cmd_threshold(int argc, char **argv); /* needs images (stb) */
+int cmd_histogram(int argc, char **argv); /* needs images (stb) */
+int cmd_kmeans(int argc, char **argv);    /* needs images (stb) */
 
 /* Opens the context for a command: --device SPEC if given, else the default.
  * Prints the failure and returns NULL. */

@@ -14,6 +14,7 @@ typedef struct {
     void (*cpu)(workload *w);                   /* the same job in a one-thread C loop */
     int (*check)(workload *w, char *why, size_t size); /* device result vs the C loop's */
     double (*bytes)(const workload *w);         /* fewest bytes the primitive must move */
+    int (*supports)(clprim_type t);             /* NULL: every type */
 } workload_kind;
 
 struct workload {
@@ -22,16 +23,21 @@ struct workload {
     cl_context cl;
     clprim_type type;
     size_t n, elem;
+    size_t in_bytes;         /* bytes of input: what the bench's copy baseline copies */
+    size_t out_bytes;        /* bytes of output read back for the check */
     void *in, *out, *expect; /* host: input, device result read back, C loop's result */
     cl_mem in_buf, out_buf;
+    cl_mem aux_buf;          /* a second device output (a count, histogram bins) */
     unsigned char value[16]; /* a scalar result (reduce) */
+    size_t count;            /* the C loop's count (compaction) */
 };
 
 /* Known workloads, NULL-terminated. */
 extern const workload_kind *const workload_kinds[];
 const workload_kind *workload_find(const char *name);
 
-/* Sets up w (kind, ctx, type, n); 0 on failure with a message on stderr. */
+/* Sets up w (kind, ctx, type, n): the input is n elements of type t unless the
+ * kind's prepare replaces it; 0 on failure with a message on stderr. */
 int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n);
 void workload_release(workload *w);
 /* Reads the device result back into w->out where the kind has one. */
