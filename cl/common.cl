@@ -88,42 +88,55 @@
 #endif
 #endif
 
-#ifdef COMBINE
-/* The combination of every work-item's x, returned to all of them. buf: WG slots. */
-T wg_reduce(T x, __local T *buf)
-{
-    const uint lid = get_local_id(0);
-    buf[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint width = WG / 2; width > 0; width >>= 1) {
-        if (lid < width)
-            buf[lid] = COMBINE(buf[lid], buf[lid + width]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const T result = buf[0];
-    barrier(CLK_LOCAL_MEM_FENCE); /* buf may be reused at once */
-    return result;
-}
+/* Work-group building blocks, written once for any value type V, operator
+ * COMB (a macro of two values) and identity ID, so that kernels can instantiate
+ * them for the element T and for counts alike. */
 
-/* Exclusive scan of one value per work-item in work-item order (Hillis-Steele);
- * the group's total goes to *total. buf: WG slots. */
-T wg_exclusive_scan(T x, __local T *buf, T *total)
-{
-    const uint lid = get_local_id(0);
-    buf[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < WG; offset <<= 1) {
-        const T mine = buf[lid];
-        const T left = lid >= offset ? buf[lid - offset] : IDENTITY;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        buf[lid] = COMBINE(left, mine);
-        barrier(CLK_LOCAL_MEM_FENCE);
+/* NAME(x, buf): the combination of every work-item's x, returned to all of
+ * them. buf: WG slots. */
+#define DEFINE_WG_REDUCE(NAME, V, COMB, ID)                          \
+    V NAME(V x, __local V *buf)                                      \
+    {                                                                \
+        const uint lid = get_local_id(0);                            \
+        buf[lid] = x;                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                \
+        for (uint width = WG / 2; width > 0; width >>= 1) {          \
+            if (lid < width)                                         \
+                buf[lid] = COMB(buf[lid], buf[lid + width]);         \
+            barrier(CLK_LOCAL_MEM_FENCE);                            \
+        }                                                            \
+        const V result = buf[0];                                     \
+        barrier(CLK_LOCAL_MEM_FENCE); /* buf may be reused at once */ \
+        return result;                                               \
     }
-    *total = buf[WG - 1];
-    const T prefix = lid > 0 ? buf[lid - 1] : IDENTITY;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return prefix;
-}
+
+/* NAME(x, buf, &total): exclusive scan of one value per work-item in work-item
+ * order (Hillis-Steele); the group's total goes to *total. buf: WG slots. Its
+ * first barrier also orders every local read made before the call. */
+#define DEFINE_WG_EXCLUSIVE_SCAN(NAME, V, COMB, ID)                  \
+    V NAME(V x, __local V *buf, V *total)                            \
+    {                                                                \
+        const uint lid = get_local_id(0);                            \
+        buf[lid] = x;                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                \
+        for (uint offset = 1; offset < WG; offset <<= 1) {           \
+            const V mine = buf[lid];                                 \
+            const V left = lid >= offset ? buf[lid - offset] : (ID); \
+            barrier(CLK_LOCAL_MEM_FENCE);                            \
+            buf[lid] = COMB(left, mine);                             \
+            barrier(CLK_LOCAL_MEM_FENCE);                            \
+        }                                                            \
+        *total = buf[WG - 1];                                        \
+        const V prefix = lid > 0 ? buf[lid - 1] : (ID);              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                \
+        return prefix;                                               \
+    }
+
+#define ADD(a, b) ((a) + (b))
+
+#ifdef COMBINE
+DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
+DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
 #endif
 
 #endif /* CLPRIM_COMMON_CL */

@@ -50,45 +50,9 @@ int keep_expression(const T x, const ulong i)
 #error "compact.cl needs a predicate: define KEEP_LT, ..., KEEP_NONZERO, KEEP_FLAGGED or KEEP_EXPR"
 #endif
 
-/* The work-group blocks of common.cl are typed by the element T; compaction
- * counts in integers, so here are the same two blocks over counts. */
-
-/* Sum of every work-item's x, returned to all of them. buf: WG slots. */
-ulong wg_sum_count(ulong x, __local ulong *buf)
-{
-    const uint lid = get_local_id(0);
-    buf[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint width = WG / 2; width > 0; width >>= 1) {
-        if (lid < width)
-            buf[lid] += buf[lid + width];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const ulong result = buf[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return result;
-}
-
-/* Exclusive sum of one count per work-item in work-item order; the total goes
- * to *total. buf: WG slots. Its first barrier also orders every read the
- * work-items made of local memory before the call. */
-uint wg_exclusive_count(uint x, __local uint *buf, uint *total)
-{
-    const uint lid = get_local_id(0);
-    buf[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < WG; offset <<= 1) {
-        const uint mine = buf[lid];
-        const uint left = lid >= offset ? buf[lid - offset] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        buf[lid] = left + mine;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *total = buf[WG - 1];
-    const uint prefix = lid > 0 ? buf[lid - 1] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return prefix;
-}
+/* The work-group blocks of common.cl, over counts. */
+DEFINE_WG_REDUCE(wg_sum_count, ulong, ADD, 0ul)
+DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
 
 /* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)).
  * Loads are strided by WG so neighbouring work-items read neighbouring elements. */
