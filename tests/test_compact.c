@@ -620,6 +620,7 @@ START_TEST(compact_shared_buffers)
         free(want);
         free(got);
         free(bytes);
+        free(data);
         clReleaseMemObject(src);
         clReleaseMemObject(dst);
     }
