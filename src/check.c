@@ -74,3 +74,15 @@ clprim_status clprim_check_no_overlap(clprim_context *ctx, cl_mem src, size_t sr
                        "use equal offsets to work in place",
                        src_offset, src_offset + n, dst_offset, dst_offset + n);
 }
+
+clprim_status clprim_check_src_dst(clprim_context *ctx, const char *src_name, cl_mem src, size_t src_offset,
+                                   const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
+                                   size_t elem_size)
+{
+    clprim_status s = clprim_check_buffer(ctx, src_name, src, src_offset, n, elem_size, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, dst_name, dst, dst_offset, n, elem_size, 1);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_no_overlap(ctx, src, src_offset, dst, dst_offset, n);
+    return s;
+}

@@ -198,11 +198,7 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     if (s == CLPRIM_SUCCESS)
         s = check_predicate(ctx, keep, n);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, 0);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "dst", dst, dst_offset, n, type->size, 1);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_no_overlap(ctx, src, src_offset, dst, dst_offset, n);
+        s = clprim_check_src_dst(ctx, "src", src, src_offset, "dst", dst, dst_offset, n, type->size);
     if (s == CLPRIM_SUCCESS && kept_buffer)
         s = clprim_check_buffer(ctx, "kept_buffer", kept_buffer, kept_offset, 1, sizeof(cl_ulong), 1);
     if (s != CLPRIM_SUCCESS)

@@ -88,6 +88,10 @@ clprim_status clprim_check_buffer(clprim_context *ctx, const char *name, cl_mem 
 /* Same buffer and same offset (in place) or disjoint ranges. */
 clprim_status clprim_check_no_overlap(clprim_context *ctx, cl_mem src, size_t src_offset, cl_mem dst,
                                       size_t dst_offset, size_t n);
+/* The usual pair: src read, dst written, the two in place or disjoint. */
+clprim_status clprim_check_src_dst(clprim_context *ctx, const char *src_name, cl_mem src, size_t src_offset,
+                                   const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
+                                   size_t elem_size);
 
 /* ---- Images (image.c): the argument checks shared by threshold.c and kmeans.c ---- */
 

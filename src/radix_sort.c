@@ -205,11 +205,8 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s sorts uint32, int32 and float keys, not %s", fn,
                         type->label);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "keys_in", keys_in, keys_in_offset, n, 4, 0);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "keys_out", keys_out, keys_out_offset, n, 4, 1);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_no_overlap(ctx, keys_in, keys_in_offset, keys_out, keys_out_offset, n);
+        s = clprim_check_src_dst(ctx, "keys_in", keys_in, keys_in_offset, "keys_out", keys_out, keys_out_offset,
+                                 n, 4);
     if (pairs) {
         if (s == CLPRIM_SUCCESS && values_in)
             s = clprim_check_buffer(ctx, "values_in", values_in, values_in_offset, n, 4, 0);

@@ -105,11 +105,7 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_op(ctx, op);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, 0);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "dst", dst, dst_offset, n, type->size, 1);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_no_overlap(ctx, src, src_offset, dst, dst_offset, n);
+        s = clprim_check_src_dst(ctx, "src", src, src_offset, "dst", dst, dst_offset, n, type->size);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0)
