@@ -2,10 +2,12 @@
  * profiling events (median of repeated runs after a warm-up), beside a
  * clEnqueueCopyBuffer of the same input bytes timed in the same run, and a
  * one-thread C loop. Every timed result is checked once against the C loop. */
+#include "chart.h"
 #include "commands.h"
 #include "internal.h"
 #include "workload.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,18 @@ typedef struct {
     size_t min_n, max_n;
     int runs;
     const char *csv;
+    const char *plot;
 } bench_options;
+
+/* One measured point, for --plot. */
+typedef struct {
+    const char *kind;
+    clprim_type type;
+    size_t n;
+    double gbps;
+} bench_point;
+
+#define MAX_POINTS 1024
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -122,9 +135,99 @@ static void startup_table(const bench_options *o, clprim_type type, FILE *csv)
     }
 }
 
+/* A round axis top above `peak`: 1, 2 or 5 times a power of ten. */
+static double nice_top(double peak)
+{
+    double step = pow(10, floor(log10(peak > 0 ? peak : 1)));
+    for (;;)
+        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+            if (m * step >= peak)
+                return m * step;
+            else if (m == 5)
+                step *= 10;
+}
+
+/* GB/s against log2 n, one line per primitive and type, legend on the right. */
+static int draw_plot(const char *path, const char *device, const bench_point *p, size_t count)
+{
+    static const unsigned char palette[][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
+                                               {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
+                                               {188, 189, 34}, {23, 190, 207}, {0, 0, 0}, {120, 120, 255}};
+    const unsigned char ink[3] = {40, 40, 40}, grid[3] = {225, 225, 225};
+    const long left = 80, right = 330, top = 56, bottom = 60, width = 1200, height = 640;
+    const long plot_w = width - left - right, plot_h = height - top - bottom;
+    double peak = 0;
+    int lo = 64, hi = 0;
+    for (size_t i = 0; i < count; i++) {
+        int k = (int)log2((double)p[i].n);
+        lo = k < lo ? k : lo, hi = k > hi ? k : hi;
+        peak = p[i].gbps > peak ? p[i].gbps : peak;
+    }
+    if (count == 0 || hi == lo)
+        hi = lo + 1;
+    double ymax = nice_top(peak);
+    chart_canvas c;
+    char why[512], label[96];
+    if (chart_open(&c, (size_t)width, (size_t)height) != 0) {
+        fprintf(stderr, "clprim bench: out of memory drawing %s\n", path);
+        return 0;
+    }
+#define X(k) (left + (long)(((k) - lo) * plot_w / (hi - lo)))
+#define Y(v) (top + plot_h - (long)((v) / ymax * (double)plot_h))
+    snprintf(label, sizeof label, "libclprim bench on %.60s: GB/s against n", device);
+    chart_text(&c, left, 14, label, 2, ink);
+    for (int t = 0; t <= 5; t++) {
+        double v = ymax * t / 5;
+        chart_rect(&c, left, Y(v), left + plot_w, Y(v) + 1, grid);
+        snprintf(label, sizeof label, "%g", v);
+        chart_text(&c, left - 10 - chart_text_width(label, 2), Y(v) - 6, label, 2, ink);
+    }
+    for (int k = lo; k <= hi; k++) {
+        chart_rect(&c, X(k), top + plot_h, X(k) + 1, top + plot_h + 6, ink);
+        snprintf(label, sizeof label, "2^%d", k);
+        chart_text(&c, X(k) - chart_text_width(label, 2) / 2, top + plot_h + 12, label, 2, ink);
+    }
+    chart_rect(&c, left, top, left + 1, top + plot_h + 1, ink);
+    chart_rect(&c, left, top + plot_h, left + plot_w, top + plot_h + 1, ink);
+    chart_text(&c, left + plot_w / 2 - 90, height - 24, "n (elements, log scale)", 2, ink);
+    chart_text(&c, 8, top - 20, "GB/s", 2, ink);
+    size_t series = 0;
+    for (size_t i = 0; i < count; i++) {
+        int first = 1; /* the first point of its series */
+        for (size_t j = 0; j < i; j++)
+            if (p[j].kind == p[i].kind && p[j].type == p[i].type)
+                first = 0;
+        if (!first)
+            continue;
+        const unsigned char *colour = palette[series % (sizeof palette / sizeof palette[0])];
+        long px = -1, py = -1;
+        for (size_t j = i; j < count; j++) {
+            if (p[j].kind != p[i].kind || p[j].type != p[i].type)
+                continue;
+            long x = X(log2((double)p[j].n)), y = Y(p[j].gbps);
+            if (px >= 0)
+                chart_line(&c, px, py, x, y, 2, colour);
+            chart_rect(&c, x - 3, y - 3, x + 4, y + 4, colour);
+            px = x, py = y;
+        }
+        long ly = top + 10 + (long)series * 24;
+        chart_rect(&c, left + plot_w + 20, ly, left + plot_w + 40, ly + 12, colour);
+        snprintf(label, sizeof label, "%s %s", p[i].kind, workload_type_name(p[i].type));
+        chart_text(&c, left + plot_w + 48, ly, label, 2, ink);
+        series++;
+    }
+#undef X
+#undef Y
+    int ok = cli_image_write_png(path, &c.img, why, sizeof why) == 0;
+    if (!ok)
+        fprintf(stderr, "clprim bench: %s\n", why);
+    cli_image_free(&c.img);
+    return ok;
+}
+
 static int parse_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL};
+    *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -144,6 +247,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
             o->runs = atoi(v);
         else if (!strcmp(a, "--csv"))
             o->csv = v;
+        else if (!strcmp(a, "--plot"))
+            o->plot = v;
         else
             return 0;
     }
@@ -155,11 +260,20 @@ int cmd_bench(int argc, char **argv)
     bench_options o;
     if (!parse_options(argc, argv, &o)) {
         fprintf(stderr, "usage: clprim bench [--device D] [--primitives a,b] [--types int32,float]\n"
-                        "                    [--min N] [--max N] [--runs R] [--csv FILE]\n"
+                        "                    [--min N] [--max N] [--runs R] [--csv FILE] [--plot FILE.png]\n"
                         "sizes go from --min to --max (default 2^10..2^28) by factors of 4, capped\n"
-                        "by what the device holds; R runs (default 20, at most 256) after a warm-up.\n");
-        return 2;
+                        "by what the device holds; R runs (default 20, at most 256) after a warm-up.\n"
+                        "--plot draws GB/s against n for each primitive and type as a PNG chart.\n");
+        return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? 0 : 2;
     }
+    if (o.plot && !cli_want_png("bench", "--plot", o.plot, "chart"))
+        return 2;
+    if (o.plot && !cli_image_support()) {
+        fprintf(stderr, "clprim bench: --plot: built without image support (libstb-dev was not found at build time)\n");
+        return 1;
+    }
+    static bench_point points[MAX_POINTS];
+    size_t npoints = 0;
     clprim_context *ctx = cli_open(o.device);
     if (!ctx)
         return 1;
@@ -236,6 +350,8 @@ int cmd_bench(int argc, char **argv)
                 double gbps = kind->bytes(&w) / dev * 1e-9;
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx  %s%s\n", kind->name, name, n, dev * 1e3, gbps,
                        copy > 0 ? dev / copy : 0.0, loop / dev, ok ? "ok" : "WRONG: ", why);
+                if (npoints < MAX_POINTS)
+                    points[npoints++] = (bench_point){kind->name, type, n, gbps};
                 if (csv)
                     fprintf(csv, "sweep,%s,%s,%zu,%.9f,%.9f,%.3f,%.4f,%.9f\n", kind->name, name, n, dev, copy,
                             gbps, copy > 0 ? dev / copy : 0.0, loop);
@@ -247,6 +363,10 @@ int cmd_bench(int argc, char **argv)
     }
     if (csv)
         fclose(csv);
+    if (o.plot && draw_plot(o.plot, device, points, npoints))
+        printf("\nwrote %s\n", o.plot);
+    else if (o.plot)
+        failures++;
     clprim_release(ctx);
     if (failures)
         printf("\n%d result(s) WRONG or failed.\n", failures);

@@ -1,7 +1,8 @@
 /* `clprim histogram IN`: a channel histogram (or the compute-shader lecture's
  * grey histogram) of a photograph computed on the device, drawn as a bar chart
- * in the terminal and, with --plot, as a PNG (stb_image_write; a built-in
- * 5x7 font for the labels, no other plotting dependency). */
+ * in the terminal and, with --plot, as a PNG (src/cli/chart.c: stb_image_write
+ * and stb_easy_font, no other plotting dependency). */
+#include "chart.h"
 #include "commands.h"
 #include "image.h"
 #include "options.h"
@@ -62,68 +63,14 @@ static void print_chart(const char *title, const uint32_t *h, size_t bins)
 
 /* ---- The PNG chart ---- */
 
-typedef struct {
-    char c;
-    unsigned char rows[7]; /* 5 bits a row, the leftmost pixel in bit 4 */
-} glyph;
-
-static const glyph font[] = {
-    {'0', {14, 17, 19, 21, 25, 17, 14}}, {'1', {4, 12, 4, 4, 4, 4, 14}},    {'2', {14, 17, 1, 2, 4, 8, 31}},
-    {'3', {31, 2, 4, 2, 1, 17, 14}},     {'4', {2, 6, 10, 18, 31, 2, 2}},   {'5', {31, 16, 30, 1, 1, 17, 14}},
-    {'6', {6, 8, 16, 30, 17, 17, 14}},   {'7', {31, 1, 2, 4, 8, 8, 8}},     {'8', {14, 17, 17, 14, 17, 17, 14}},
-    {'9', {14, 17, 17, 15, 1, 2, 12}},   {'R', {30, 17, 17, 30, 20, 18, 17}}, {'G', {14, 17, 16, 23, 17, 17, 15}},
-    {'B', {30, 17, 17, 30, 17, 17, 30}}, {'A', {14, 17, 17, 31, 17, 17, 17}}, {'E', {31, 16, 16, 30, 16, 16, 31}},
-    {'Y', {17, 17, 10, 4, 4, 4, 4}},
-};
-
-typedef struct {
-    cli_image img;
-} canvas;
-
-static void put(canvas *c, long x, long y, const unsigned char rgb[3])
-{
-    if (x < 0 || y < 0 || (size_t)x >= c->img.width || (size_t)y >= c->img.height)
-        return;
-    memcpy(c->img.pixels + ((size_t)y * c->img.width + (size_t)x) * 3, rgb, 3);
-}
-
-static void fill_rect(canvas *c, long x0, long y0, long x1, long y1, const unsigned char rgb[3])
-{
-    for (long y = y0; y < y1; y++)
-        for (long x = x0; x < x1; x++)
-            put(c, x, y, rgb);
-}
-
-/* Text at (x, y), its top-left corner; each font pixel is scale x scale. */
-static void text(canvas *c, long x, long y, const char *s, int scale, const unsigned char rgb[3])
-{
-    for (; *s; s++, x += 6 * scale) {
-        const glyph *g = NULL;
-        for (size_t i = 0; i < sizeof font / sizeof font[0]; i++)
-            if (font[i].c == *s)
-                g = &font[i];
-        if (!g)
-            continue;
-        for (int r = 0; r < 7; r++)
-            for (int b = 0; b < 5; b++)
-                if (g->rows[r] >> (4 - b) & 1)
-                    fill_rect(c, x + b * scale, y + r * scale, x + (b + 1) * scale, y + (r + 1) * scale, rgb);
-    }
-}
-
-static long text_width(const char *s, int scale)
-{
-    return (long)strlen(s) * 6 * scale - scale;
-}
-
 /* One panel per histogram, stacked. */
 static int plot_png(const char *path, const uint32_t *hist, size_t bins, size_t nhist, const char *const *names,
                     const unsigned char (*colours)[3], char *why, size_t size)
 {
     const long left = 90, right = 24, top = 16, bottom = 40, plot_h = 200, panel_h = top + plot_h + bottom;
     const long plot_w = bins * 3 > 768 ? (long)bins * 3 : 768;
-    canvas c;
-    if (cli_image_alloc(&c.img, (size_t)(left + plot_w + right), (size_t)(panel_h * (long)nhist), 3, 255) != 0) {
+    chart_canvas c;
+    if (chart_open(&c, (size_t)(left + plot_w + right), (size_t)(panel_h * (long)nhist)) != 0) {
         snprintf(why, size, "out of memory drawing %s", path);
         return -1;
     }
@@ -136,31 +83,31 @@ static int plot_png(const char *path, const uint32_t *hist, size_t bins, size_t 
             if (h[b] > peak)
                 peak = h[b];
         for (int q = 1; q <= 4; q++) /* grid lines at quarters of the peak */
-            fill_rect(&c, left, base - plot_h * q / 4, left + plot_w, base - plot_h * q / 4 + 1, grid);
+            chart_rect(&c, left, base - plot_h * q / 4, left + plot_w, base - plot_h * q / 4 + 1, grid);
         for (size_t b = 0; b < bins; b++) {
             long x0 = left + (long)b * plot_w / (long)bins, x1 = left + (long)(b + 1) * plot_w / (long)bins;
             long gap = x1 - x0 > 4 ? 1 : 0;
             long bar = (long)((uint64_t)h[b] * (uint64_t)plot_h / peak);
             if (bar == 0 && h[b] > 0)
                 bar = 1;
-            fill_rect(&c, x0 + gap, base - bar, x1 - gap, base, colours[k]);
+            chart_rect(&c, x0 + gap, base - bar, x1 - gap, base, colours[k]);
         }
-        fill_rect(&c, left - 1, y0, left, base + 1, axis);                 /* y axis */
-        fill_rect(&c, left - 1, base, left + plot_w, base + 1, axis);      /* x axis */
+        chart_rect(&c, left - 1, y0, left, base + 1, axis);                 /* y axis */
+        chart_rect(&c, left - 1, base, left + plot_w, base + 1, axis);      /* x axis */
         char num[32];
         snprintf(num, sizeof num, "%u", peak);
-        text(&c, left - 8 - text_width(num, 2), y0 - 2, num, 2, label);   /* the peak count */
-        fill_rect(&c, left - 5, y0, left - 1, y0 + 1, axis);
-        text(&c, left - 8 - text_width("0", 2), base - 12, "0", 2, label);
+        chart_text(&c, left - 8 - chart_text_width(num, 2), y0 - 2, num, 2, label);   /* the peak count */
+        chart_rect(&c, left - 5, y0, left - 1, y0 + 1, axis);
+        chart_text(&c, left - 8 - chart_text_width("0", 2), base - 12, "0", 2, label);
         static const unsigned ticks[] = {0, 64, 128, 192, 255};
         for (int t = 0; t < 5; t++) { /* levels under the x axis */
             long x = left + (long)ticks[t] * plot_w / 256 + (ticks[t] == 255 ? plot_w / 256 : 0);
-            fill_rect(&c, x, base, x + 1, base + 5, axis);
+            chart_rect(&c, x, base, x + 1, base + 5, axis);
             snprintf(num, sizeof num, "%u", ticks[t]);
-            long w = text_width(num, 2);
-            text(&c, t == 0 ? x : t == 4 ? x - w : x - w / 2, base + 9, num, 2, label);
+            long w = chart_text_width(num, 2);
+            chart_text(&c, t == 0 ? x : t == 4 ? x - w : x - w / 2, base + 9, num, 2, label);
         }
-        text(&c, left + plot_w - text_width(names[k], 3) - 6, y0 + 4, names[k], 3, colours[k]);
+        chart_text(&c, left + plot_w - chart_text_width(names[k], 3) - 6, y0 + 4, names[k], 3, colours[k]);
     }
     int rc = cli_image_write_png(path, &c.img, why, size);
     cli_image_free(&c.img);
