@@ -134,10 +134,12 @@ int cmd_demo(int argc, char **argv)
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out_path = argv[++i];
         else {
-            fprintf(stderr, "usage: clprim demo [--device SPEC] [--n ELEMENTS] [--image PHOTO] [--out FILE.png]\n"
-                            "  the photograph defaults to the bundled coffee.png; its thresholded copy goes\n"
-                            "  to clprim-demo-threshold.png in the current folder unless --out says otherwise\n");
-            return 2;
+            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+            fprintf(help ? stdout : stderr,
+                    "usage: clprim demo [--device SPEC] [--n ELEMENTS] [--image PHOTO] [--out FILE.png]\n"
+                    "  the photograph defaults to the bundled coffee.png; its thresholded copy goes\n"
+                    "  to clprim-demo-threshold.png in the current folder unless --out says otherwise\n");
+            return help ? 0 : 2;
         }
     }
     if (n == 0) {
