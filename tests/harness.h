@@ -79,4 +79,28 @@ const char *harness_tuning_text(const clprim_context *ctx);
 /* clprim_set_tuning that must succeed. */
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups);
 
+
+/* ---- What every suite writes the same way ---- */
+
+/* Runs the block once per device of $CLPRIM_TEST_DEVICES with a fresh context
+ * `ctx`, released with harness_release_checked (OpenCL objects counted back). */
+#define FOR_EACH_DEVICE(ctx)                                                                           \
+    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
+        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
+
+/* ck_assert_msg only on failure: every ck_assert call is a message to the parent
+ * process in fork mode, too slow for one per element of a large output. */
+#define CHECK(cond, ...)                                                                               \
+    do {                                                                                               \
+        if (!(cond))                                                                                   \
+            ck_assert_msg(cond, __VA_ARGS__);                                                          \
+    } while (0)
+
+/* A generator state for one test: the run's seed mixed with a salt, so tests
+ * draw independent data and a printed seed repeats them all. */
+static inline uint64_t harness_rng(unsigned salt)
+{
+    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
+}
+
 #endif

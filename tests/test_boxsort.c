@@ -14,21 +14,6 @@
 
 /* ck_assert_msg only on failure: every ck_assert call is a message to the parent
  * process in fork mode, too slow for one per element of a large output. */
-#define CHECK(cond, ...)                                                                               \
-    do {                                                                                               \
-        if (!(cond))                                                                                   \
-            ck_assert_msg(cond, __VA_ARGS__);                                                          \
-    } while (0)
-
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; clprim_release(ctx), once_ = NULL)
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
-
 static float uniform(uint64_t *rng, float lo, float hi)
 {
     return lo + (hi - lo) * (float)((double)(harness_rand(rng) >> 11) * (1.0 / 9007199254740992.0));
@@ -154,7 +139,7 @@ static const clprim_box_grid grids[] = {
 
 START_TEST(boxsort_grids)
 {
-    uint64_t rng = test_rng(1);
+    uint64_t rng = harness_rng(1);
     FOR_EACH_DEVICE(ctx)
     {
         for (int tuned = 0; tuned <= 1; tuned++) {
@@ -177,7 +162,7 @@ END_TEST
 /* One box: everything in box 0, order the identity. */
 START_TEST(boxsort_one_box)
 {
-    uint64_t rng = test_rng(2);
+    uint64_t rng = harness_rng(2);
     const clprim_box_grid one = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
     FOR_EACH_DEVICE(ctx)
     {
@@ -192,7 +177,7 @@ END_TEST
  * clustered (most boxes empty). */
 START_TEST(boxsort_many_boxes)
 {
-    uint64_t rng = test_rng(3);
+    uint64_t rng = harness_rng(3);
     const clprim_box_grid big = {{0, 0, 0}, {1, 1, 1}, {129, 127, 128}};
     FOR_EACH_DEVICE(ctx)
     {

@@ -13,17 +13,8 @@
 #include "reference.h"
 #include "reference_compact_histogram.h"
 
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
-
 #define KEPT_SLOTS 4 /* cl_ulongs in the device count buffer; the count goes to slot 1 or 2 */
 #define KEPT_UNSET ((size_t)0x5A5A5A5A)
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
 
 static int type_runs(clprim_context *ctx, clprim_type t)
 {
@@ -325,7 +316,7 @@ static void every_predicate(clprim_context *ctx, clprim_type t, size_t n, int fu
 START_TEST(compact_every_predicate)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(100 + (unsigned)_i);
+    uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -378,7 +369,7 @@ START_TEST(compact_sizes)
 {
     static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_DOUBLE, CLPRIM_UINT8, CLPRIM_UINT64};
     clprim_type t = types[_i];
-    uint64_t rng = test_rng(200 + (unsigned)_i);
+    uint64_t rng = harness_rng(200 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -411,7 +402,7 @@ START_TEST(compact_patterns)
 {
     static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_FLOAT, CLPRIM_UINT8, CLPRIM_INT64};
     clprim_type t = types[_i];
-    uint64_t rng = test_rng(300 + (unsigned)_i);
+    uint64_t rng = harness_rng(300 + (unsigned)_i);
     enum { NONE, ALL, ALTERNATE, LAST, FIRST, TAIL_BLOCK, PATTERNS };
     FOR_EACH_DEVICE(ctx)
     {
@@ -459,7 +450,7 @@ END_TEST
 START_TEST(compact_in_place)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(400 + (unsigned)_i);
+    uint64_t rng = harness_rng(400 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -494,7 +485,7 @@ END_TEST
 START_TEST(compact_large_odd)
 {
     const size_t n = 1000003;
-    uint64_t rng = test_rng(500);
+    uint64_t rng = harness_rng(500);
     FOR_EACH_DEVICE(ctx)
     {
         compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_GT, 0, NULL}, n, (layout){1, 3, 2, 0, 0, COUNT_BOTH},
@@ -516,7 +507,7 @@ END_TEST
  * every comparison but NE; NONZERO keeps NaN and drops -0.0. */
 START_TEST(compact_float_specials)
 {
-    uint64_t rng = test_rng(550);
+    uint64_t rng = harness_rng(550);
     FOR_EACH_DEVICE(ctx)
     {
         for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
@@ -543,7 +534,7 @@ END_TEST
  * untouched), both, neither; n == 0 still writes 0 to the device. */
 START_TEST(compact_count_modes)
 {
-    uint64_t rng = test_rng(600);
+    uint64_t rng = harness_rng(600);
     FOR_EACH_DEVICE(ctx)
     {
         for (int mode = COUNT_HOST; mode <= COUNT_NONE; mode++)
@@ -577,7 +568,7 @@ END_TEST
 /* src and dst as disjoint ranges of one buffer; flags in the same buffer as src. */
 START_TEST(compact_shared_buffers)
 {
-    uint64_t rng = test_rng(650);
+    uint64_t rng = harness_rng(650);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 5003;

@@ -15,17 +15,8 @@
 #include "reference.h"
 #include "reference_compact_histogram.h"
 
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
-
 #define TWO63 9223372036854775808.0
 #define TWO64 18446744073709551616.0
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
 
 static int type_runs(clprim_context *ctx, clprim_type t)
 {
@@ -245,7 +236,7 @@ static const size_t bin_counts[] = {1, 16, 256, 4096, 65536};
 START_TEST(histogram_bins)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(100 + (unsigned)_i);
+    uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -266,7 +257,7 @@ START_TEST(histogram_integer_edges)
 {
     static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_UINT8};
     clprim_type t = types[_i];
-    uint64_t rng = test_rng(200 + (unsigned)_i);
+    uint64_t rng = harness_rng(200 + (unsigned)_i);
     const size_t es = reference_type_size(t);
     const int is_signed = t == CLPRIM_INT32 || t == CLPRIM_INT64;
     FOR_EACH_DEVICE(ctx)
@@ -292,7 +283,7 @@ END_TEST
 /* Integer bounds beyond the type's range, at its ends, and wide ranges. */
 START_TEST(histogram_integer_bounds)
 {
-    uint64_t rng = test_rng(250);
+    uint64_t rng = harness_rng(250);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 20011;
@@ -325,7 +316,7 @@ END_TEST
  * -0.0 at lo = 0, values that scale to exactly bins. */
 START_TEST(histogram_float_edges)
 {
-    uint64_t rng = test_rng(300);
+    uint64_t rng = harness_rng(300);
     FOR_EACH_DEVICE(ctx)
     {
         for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
@@ -355,7 +346,7 @@ END_TEST
  * with overwrite zeroes them and with accumulate leaves them. */
 START_TEST(histogram_accumulate)
 {
-    uint64_t rng = test_rng(400);
+    uint64_t rng = harness_rng(400);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 50001, bins = 100;
@@ -414,7 +405,7 @@ START_TEST(histogram_sizes)
 {
     static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_FLOAT, CLPRIM_UINT8, CLPRIM_UINT64};
     clprim_type t = types[_i];
-    uint64_t rng = test_rng(500 + (unsigned)_i);
+    uint64_t rng = harness_rng(500 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         const double lo = t == CLPRIM_FLOAT ? -10.5 : 3, hi = t == CLPRIM_FLOAT ? 20.25 : 200;
@@ -441,7 +432,7 @@ END_TEST
  * element, and the public call with more bins than local memory holds. */
 START_TEST(histogram_slow_paths)
 {
-    uint64_t rng = test_rng(600);
+    uint64_t rng = harness_rng(600);
     FOR_EACH_DEVICE(ctx)
     {
         const clprim_histogram_plan windows = {100, 1000}; /* 4096 bins: 41 passes */
@@ -479,7 +470,7 @@ END_TEST
 /* One channel of packed pixels: stride 3 and 4 at each channel offset. */
 START_TEST(histogram_strided)
 {
-    uint64_t rng = test_rng(700);
+    uint64_t rng = harness_rng(700);
     FOR_EACH_DEVICE(ctx)
     {
         for (size_t stride = 3; stride <= 4; stride++)

@@ -16,21 +16,6 @@
 
 /* ck_assert_msg only on failure: every ck_assert call is a message to the parent
  * process in fork mode, too slow for one per element of a large output. */
-#define CHECK(cond, ...)                                                                               \
-    do {                                                                                               \
-        if (!(cond))                                                                                   \
-            ck_assert_msg(cond, __VA_ARGS__);                                                          \
-    } while (0)
-
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; clprim_release(ctx), once_ = NULL)
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
-
 /* ---- An image in host memory, laid out like a clprim_image ---- */
 
 typedef struct {
@@ -155,7 +140,7 @@ static void kmeans_case(clprim_context *ctx, const host_image *im, unsigned k, u
 
 START_TEST(kmeans_rgb)
 {
-    uint64_t rng = test_rng(1);
+    uint64_t rng = harness_rng(1);
     FOR_EACH_DEVICE(ctx)
     {
         host_image noise = make_image(CLPRIM_RGB8, 97, 61, 0, 0, NOISE, &rng);
@@ -177,7 +162,7 @@ END_TEST
 
 START_TEST(kmeans_rgba_and_grey)
 {
-    uint64_t rng = test_rng(2);
+    uint64_t rng = harness_rng(2);
     FOR_EACH_DEVICE(ctx)
     {
         host_image rgba = make_image(CLPRIM_RGBA8, 61, 47, 13, 6, BLOBS, &rng);
@@ -200,7 +185,7 @@ END_TEST
  * and keep their centres. */
 START_TEST(kmeans_few_colours)
 {
-    uint64_t rng = test_rng(3);
+    uint64_t rng = harness_rng(3);
     FOR_EACH_DEVICE(ctx)
     {
         host_image few = make_image(CLPRIM_RGB8, 50, 40, 0, 0, FEW_COLOURS, &rng);
@@ -214,7 +199,7 @@ END_TEST
 /* wg=4, items=2: hundreds of work-groups' partials; wg=1 items=2 too. */
 START_TEST(kmeans_small_tiles)
 {
-    uint64_t rng = test_rng(4);
+    uint64_t rng = harness_rng(4);
     FOR_EACH_DEVICE(ctx)
     {
         host_image blobs = make_image(CLPRIM_RGB8, 45, 33, 1, 2, BLOBS, &rng);
@@ -231,7 +216,7 @@ END_TEST
  * would pass 2^32 (17.2 million x 255) without the limit of 2^24 pixels a chunk. */
 START_TEST(kmeans_chunk_limit)
 {
-    uint64_t rng = test_rng(5);
+    uint64_t rng = harness_rng(5);
     FOR_EACH_DEVICE(ctx)
     {
         host_image white = make_image(CLPRIM_GREY8, 4200, 4100, 0, 0, CONSTANT, &rng);
@@ -245,7 +230,7 @@ END_TEST
 
 START_TEST(kmeans_seed)
 {
-    uint64_t rng = test_rng(6);
+    uint64_t rng = harness_rng(6);
     host_image im = make_image(CLPRIM_RGBA8, 300, 301, 4, 4, NOISE, &rng); /* more pixels than the sample */
     float a[256 * 3], b[256 * 3];
     ck_assert_int_eq(clprim_kmeans_seed(im.data + im.offset, im.width, im.height, im.pitch, im.format, 256, 7, a),
@@ -307,7 +292,7 @@ END_TEST
 
 START_TEST(kmeans_bad_arguments)
 {
-    uint64_t rng = test_rng(7);
+    uint64_t rng = harness_rng(7);
     FOR_EACH_DEVICE(ctx)
     {
         host_image im = make_image(CLPRIM_RGB8, 16, 8, 0, 0, NOISE, &rng);

@@ -18,22 +18,7 @@
 
 /* ck_assert_msg only on failure: every ck_assert call is a message to the parent
  * process in fork mode, too slow for one per element of a large output. */
-#define CHECK(cond, ...)                                                                               \
-    do {                                                                                               \
-        if (!(cond))                                                                                   \
-            ck_assert_msg(cond, __VA_ARGS__);                                                          \
-    } while (0)
-
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; clprim_release(ctx), once_ = NULL)
-
 #define RADIX 16 /* digits per pass in the library (4 bits) */
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
 
 static const clprim_type key_types[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT};
 static const char *key_name(clprim_type t)
@@ -216,7 +201,7 @@ static void sweep(clprim_context *ctx, uint64_t *rng, const size_t *extra, size_
 
 START_TEST(sort_default_tuning)
 {
-    uint64_t rng = test_rng(1);
+    uint64_t rng = harness_rng(1);
     FOR_EACH_DEVICE(ctx)
     {
         clprim_tuning t = clprim_get_tuning(ctx);
@@ -231,7 +216,7 @@ END_TEST
  * takes three levels. */
 START_TEST(sort_small_tiles)
 {
-    uint64_t rng = test_rng(2);
+    uint64_t rng = harness_rng(2);
     FOR_EACH_DEVICE(ctx)
     {
         harness_set_tuning(ctx, 4, 2, 8);
@@ -256,7 +241,7 @@ END_TEST
 /* Work-groups of one and two work-items: the local scans degenerate. */
 START_TEST(sort_tiny_groups)
 {
-    uint64_t rng = test_rng(3);
+    uint64_t rng = harness_rng(3);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t shapes[][3] = {{1, 2, 5}, {2, 3, 7}, {32, 1, 3}};
@@ -275,7 +260,7 @@ END_TEST
 /* 10^6 + 3 keys with the device's tuning, keys and pairs. */
 START_TEST(sort_large_odd)
 {
-    uint64_t rng = test_rng(4);
+    uint64_t rng = harness_rng(4);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 1000003;
@@ -289,7 +274,7 @@ END_TEST
 /* Stability: many equal keys, values the input positions (given, and NULL). */
 START_TEST(sort_stable)
 {
-    uint64_t rng = test_rng(5);
+    uint64_t rng = harness_rng(5);
     FOR_EACH_DEVICE(ctx)
     {
         for (int tuned = 0; tuned <= 1; tuned++) {
@@ -313,7 +298,7 @@ END_TEST
 
 START_TEST(sort_in_place)
 {
-    uint64_t rng = test_rng(6);
+    uint64_t rng = harness_rng(6);
     FOR_EACH_DEVICE(ctx)
     {
         for (int tuned = 0; tuned <= 1; tuned++) {
@@ -341,7 +326,7 @@ static uint32_t fbits(float f)
  * -0.0 < +0.0 < positives < +inf < +NaN. */
 START_TEST(sort_float_specials)
 {
-    uint64_t rng = test_rng(7);
+    uint64_t rng = harness_rng(7);
     const uint32_t specials[] = {
         fbits(-0.0f),         fbits(0.0f),       fbits(INFINITY),   fbits(-INFINITY), 0x7FC00000u /* +NaN */,
         0xFFC00000u /* -NaN */, 0x7F800001u /* +sNaN */, 0xFFFFFFFFu /* -NaN, all payload */,
@@ -393,7 +378,7 @@ END_TEST
 /* int32 extremes sort as signed; the same bits as uint32 sort as unsigned. */
 START_TEST(sort_int32_extremes)
 {
-    uint64_t rng = test_rng(8);
+    uint64_t rng = harness_rng(8);
     const uint32_t ext[] = {0x80000000u, 0x7FFFFFFFu, 0xFFFFFFFFu, 0, 1, 0x80000001u, 0x7FFFFFFEu};
     FOR_EACH_DEVICE(ctx)
     {
@@ -414,7 +399,7 @@ END_TEST
 /* A loop of sorts allocates no scratch after the first. */
 START_TEST(sort_reuses_scratch)
 {
-    uint64_t rng = test_rng(9);
+    uint64_t rng = harness_rng(9);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 50000;
@@ -444,7 +429,7 @@ END_TEST
  * temporary and a copy follows. */
 START_TEST(sort_partial_bits)
 {
-    uint64_t rng = test_rng(10);
+    uint64_t rng = harness_rng(10);
     FOR_EACH_DEVICE(ctx)
     {
         for (int tuned = 0; tuned <= 1; tuned++) {

@@ -12,16 +12,7 @@
 #include "harness.h"
 #include "reference.h"
 
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
-
 #define RESULT_BYTES 16 /* the result area: one element, then sentinel bytes that must stay */
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
 
 static int type_runs(clprim_context *ctx, clprim_type t)
 {
@@ -100,7 +91,7 @@ static void reduce_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes
 START_TEST(reduce_default_tuning)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(100 + (unsigned)_i);
+    uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -118,7 +109,7 @@ END_TEST
 START_TEST(reduce_small_tiles)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(200 + (unsigned)_i);
+    uint64_t rng = harness_rng(200 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -194,7 +185,7 @@ END_TEST
 START_TEST(reduce_large_odd)
 {
     const size_t n = 10000003;
-    uint64_t rng = test_rng(300);
+    uint64_t rng = harness_rng(300);
     FOR_EACH_DEVICE(ctx)
     {
         reduce_case(ctx, CLPRIM_INT32, CLPRIM_SUM, n, 1, 2, NULL, &rng);
@@ -221,7 +212,7 @@ END_TEST
 /* Integer sums wrap; int32 and uint8 overflow many times over. */
 START_TEST(reduce_wraps)
 {
-    uint64_t rng = test_rng(400);
+    uint64_t rng = harness_rng(400);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 5000;
@@ -245,7 +236,7 @@ END_TEST
 
 START_TEST(reduce_float_nan_and_infinity)
 {
-    uint64_t rng = test_rng(500);
+    uint64_t rng = harness_rng(500);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 3000;
@@ -285,7 +276,7 @@ END_TEST
 
 START_TEST(reduce_deterministic)
 {
-    uint64_t rng = test_rng(600);
+    uint64_t rng = harness_rng(600);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 1000003;
@@ -324,7 +315,7 @@ END_TEST
  * replaces its scratch buffer): both results are right. */
 START_TEST(reduce_after_scan_in_flight)
 {
-    uint64_t rng = test_rng(700);
+    uint64_t rng = harness_rng(700);
     FOR_EACH_DEVICE(ctx)
     {
         harness_set_tuning(ctx, 4, 2, 64);

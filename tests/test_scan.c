@@ -12,10 +12,6 @@
 #include "harness.h"
 #include "reference.h"
 
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
-
 typedef struct {
     size_t src_offset, dst_offset; /* elements before the range */
     size_t after;                  /* elements after it (must stay untouched) */
@@ -23,11 +19,6 @@ typedef struct {
 } layout;
 
 /* A seeded generator per test, so a failing test repeats with CLPRIM_TEST_SEED. */
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
-
 /* fp64: returns 1 when the context can run doubles; else checks the refusal. */
 static int type_runs(clprim_context *ctx, clprim_type t)
 {
@@ -143,7 +134,7 @@ static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, 
 START_TEST(scan_default_tuning)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(100 + (unsigned)_i);
+    uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -166,7 +157,7 @@ END_TEST
 START_TEST(scan_small_tiles)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(200 + (unsigned)_i);
+    uint64_t rng = harness_rng(200 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -203,7 +194,7 @@ START_TEST(scan_deep_levels)
         size_t wg, items, groups;
         int max_levels;
     } shapes[] = {{2, 1, 16, 5}, {1, 2, 16, 5}, {4, 3, 5, 2}, {2, 1, 3, 3}, {1, 3, 7, 3}};
-    uint64_t rng = test_rng(300);
+    uint64_t rng = harness_rng(300);
     FOR_EACH_DEVICE(ctx)
     {
         for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
@@ -235,7 +226,7 @@ END_TEST
 START_TEST(scan_in_place)
 {
     clprim_type t = (clprim_type)_i;
-    uint64_t rng = test_rng(400 + (unsigned)_i);
+    uint64_t rng = harness_rng(400 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
         if (!type_runs(ctx, t))
@@ -259,7 +250,7 @@ END_TEST
 START_TEST(scan_large_odd)
 {
     const size_t n = 10000003;
-    uint64_t rng = test_rng(500);
+    uint64_t rng = harness_rng(500);
     FOR_EACH_DEVICE(ctx)
     {
         scan_case(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, n, (layout){1, 3, 2, 0}, NULL, &rng);
@@ -282,7 +273,7 @@ END_TEST
  * integer-valued float input must come back exact. */
 START_TEST(scan_float_exact_small_integers)
 {
-    uint64_t rng = test_rng(550);
+    uint64_t rng = harness_rng(550);
     FOR_EACH_DEVICE(ctx)
     {
         for (int tuned = 0; tuned <= 1; tuned++) {
@@ -315,7 +306,7 @@ END_TEST
 /* Integer sums wrap like unsigned arithmetic. */
 START_TEST(scan_int32_wraps)
 {
-    uint64_t rng = test_rng(600);
+    uint64_t rng = harness_rng(600);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 3000;
@@ -346,7 +337,7 @@ END_TEST
 /* fmin/fmax semantics: NaN inputs are ignored, infinities are ordinary values. */
 START_TEST(scan_float_nan_and_infinity)
 {
-    uint64_t rng = test_rng(700);
+    uint64_t rng = harness_rng(700);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 2500;
@@ -388,7 +379,7 @@ END_TEST
  * a deep split. */
 START_TEST(scan_deterministic)
 {
-    uint64_t rng = test_rng(800);
+    uint64_t rng = harness_rng(800);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t n = 1000003;
@@ -500,7 +491,7 @@ END_TEST
 /* Sub-buffers: their origin is respected, alone and with an element offset. */
 START_TEST(scan_sub_buffers)
 {
-    uint64_t rng = test_rng(900);
+    uint64_t rng = harness_rng(900);
     FOR_EACH_DEVICE(ctx)
     {
         cl_uint align_bits = 0;

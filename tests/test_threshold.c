@@ -12,15 +12,6 @@
 #include "harness.h"
 #include "reference_image.h"
 
-#define FOR_EACH_DEVICE(ctx)                                                                           \
-    for (size_t dev_ = 0; dev_ < harness_device_count(); dev_++)                                       \
-        for (clprim_context *ctx = harness_context(dev_), *once_ = ctx; once_; harness_release_checked(ctx), once_ = NULL)
-
-static uint64_t test_rng(unsigned salt)
-{
-    return harness_seed() ^ (0x9E3779B97F4A7C15ull * (salt + 1));
-}
-
 static size_t rand_below(uint64_t *rng, size_t n)
 {
     return n ? (size_t)(harness_rand(rng) % n) : 0;
@@ -166,7 +157,7 @@ static void red_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel_forma
 
 START_TEST(red_interleaved_every_size_mode_format)
 {
-    uint64_t rng = test_rng(1);
+    uint64_t rng = harness_rng(1);
     const float ratios[] = {0.7f, 0.5f, 0.95f, 1.0f, 1e-3f};
     FOR_EACH_DEVICE(ctx)
     for (size_t t = 0; t < NTUNINGS; t++) {
@@ -184,7 +175,7 @@ END_TEST
 
 START_TEST(red_random_ratios_and_shapes)
 {
-    uint64_t rng = test_rng(2);
+    uint64_t rng = harness_rng(2);
     FOR_EACH_DEVICE(ctx)
     for (int k = 0; k < 60; k++) {
         size_t w = 1 + rand_below(&rng, 300), h = 1 + rand_below(&rng, 40);
@@ -303,7 +294,7 @@ static void planar_case(clprim_context *ctx, size_t w, size_t h, clprim_threshol
 
 START_TEST(red_planar_exact)
 {
-    uint64_t rng = test_rng(3);
+    uint64_t rng = harness_rng(3);
     const float ratios[] = {0.7f, 0.3f, 0.99f, 1.0f};
     FOR_EACH_DEVICE(ctx)
     for (size_t t = 0; t < NTUNINGS; t++) {
@@ -360,7 +351,7 @@ static void histogram_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel
 
 START_TEST(histograms_every_channel_and_bins)
 {
-    uint64_t rng = test_rng(4);
+    uint64_t rng = harness_rng(4);
     const size_t bins[] = {1, 2, 3, 16, 100, 255, 256};
     const clprim_channel rgb_channels[] = {CLPRIM_CHANNEL_R, CLPRIM_CHANNEL_G, CLPRIM_CHANNEL_B,
                                            CLPRIM_CHANNEL_GREY, CLPRIM_CHANNEL_ALL, CLPRIM_CHANNEL_A};
@@ -385,7 +376,7 @@ END_TEST
 /* The lecture's 16-bin grey histogram on a one-colour image: every pixel in one bin. */
 START_TEST(histogram_lecture_grey_16)
 {
-    uint64_t rng = test_rng(5);
+    uint64_t rng = harness_rng(5);
     FOR_EACH_DEVICE(ctx)
     {
         const size_t w = 333, h = 77;
@@ -453,7 +444,7 @@ static void otsu_case(clprim_context *ctx, const uint32_t *hist, size_t bins, co
 
 START_TEST(otsu_matches_reference)
 {
-    uint64_t rng = test_rng(6);
+    uint64_t rng = harness_rng(6);
     uint32_t hist[256];
     FOR_EACH_DEVICE(ctx)
     for (size_t t = 0; t < NTUNINGS; t++) {
@@ -546,7 +537,7 @@ static void grey_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel_form
 
 START_TEST(grey_threshold_every_format_pair)
 {
-    uint64_t rng = test_rng(7);
+    uint64_t rng = harness_rng(7);
     const unsigned levels[] = {0, 1, 127, 200, 254, 255};
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
     FOR_EACH_DEVICE(ctx)
@@ -564,7 +555,7 @@ END_TEST
 /* The 64-bit indexing of big images (beyond 2^31 bytes), forced on small ones. */
 START_TEST(index64_path)
 {
-    uint64_t rng = test_rng(10);
+    uint64_t rng = harness_rng(10);
     harness_env_set("CLPRIM_THRESHOLD_INDEX64", "1");
     FOR_EACH_DEVICE(ctx)
     for (size_t t = 0; t < 2; t++) {
@@ -592,7 +583,7 @@ START_TEST(photos_red_threshold)
         fprintf(stderr, "note: built without stb: photographs skipped\n");
         return;
     }
-    uint64_t rng = test_rng(8);
+    uint64_t rng = harness_rng(8);
     FOR_EACH_DEVICE(ctx)
     for (size_t k = 0; k < 3; k++)
         for (int rgba = 0; rgba < 2; rgba++) {
@@ -692,7 +683,7 @@ START_TEST(photos_histograms_and_otsu)
 {
     if (!reference_have_photos())
         return;
-    uint64_t rng = test_rng(9);
+    uint64_t rng = harness_rng(9);
     FOR_EACH_DEVICE(ctx)
     for (size_t k = 0; k < 3; k++) {
         size_t w, h;
