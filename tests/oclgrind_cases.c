@@ -25,22 +25,8 @@ static int fail(const char *what)
     return 1;
 }
 
-static int parse_type(const char *s, clprim_type *t)
-{
-    for (int i = 0; i < REFERENCE_TYPE_COUNT; i++)
-        if (!strcmp(s, reference_type_name((clprim_type)i)))
-            return *t = (clprim_type)i, 1;
-    return 0;
-}
-
-static int parse_op(const char *s, clprim_op *op)
-{
-    for (int i = 0; i < REFERENCE_OP_COUNT; i++)
-        if (!strcmp(s, reference_op_name((clprim_op)i)))
-            return *op = (clprim_op)i, 1;
-    return 0;
-}
-
+/* Levels of partials in the scan's split (as harness_scan_levels counts them,
+ * without Check: this driver runs outside a suite). */
 static int levels_of(const clprim_tuning *t, size_t n)
 {
     int levels = 1;
@@ -49,6 +35,14 @@ static int levels_of(const clprim_tuning *t, size_t n)
         levels++;
     }
     return levels;
+}
+
+static int parse_op(const char *s, clprim_op *op)
+{
+    for (int i = 0; i < REFERENCE_OP_COUNT; i++)
+        if (!strcmp(s, reference_op_name((clprim_op)i)))
+            return *op = (clprim_op)i, 1;
+    return 0;
 }
 
 /* Every byte a deterministic pseudo-random value, so no input is uninitialised. */
@@ -78,7 +72,7 @@ int main(int argc, char **argv)
         return fail("the first argument is scan or reduce");
     clprim_type t;
     clprim_op op;
-    if (!parse_type(argv[2], &t) || !parse_op(argv[3], &op))
+    if (!reference_type_from_name(argv[2], &t) || !parse_op(argv[3], &op))
         return fail("unknown type or operator");
     int arg = 4, exclusive = 0, in_place = 0;
     if (is_scan) {

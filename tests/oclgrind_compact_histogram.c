@@ -28,14 +28,6 @@ static int fail(const char *what)
     return 1;
 }
 
-static int parse_type(const char *s, clprim_type *t)
-{
-    for (int i = 0; i < REFERENCE_TYPE_COUNT; i++)
-        if (!strcmp(s, reference_type_name((clprim_type)i)))
-            return *t = (clprim_type)i, 1;
-    return 0;
-}
-
 /* Levels of the compaction's split, as the driver runs it. */
 static int levels_of(const clprim_tuning *t, size_t n)
 {
@@ -265,7 +257,7 @@ static int run_histogram(clprim_context *ctx, clprim_type t, int argc, char **ar
 int main(int argc, char **argv)
 {
     clprim_type t;
-    if (argc < 3 || !parse_type(argv[2], &t))
+    if (argc < 3 || !reference_type_from_name(argv[2], &t))
         return fail("usage: oclgrind_compact_histogram compact|histogram TYPE ...");
     const char *spec = getenv("CLPRIM_OCLGRIND_DEVICE");
     clprim_context *ctx = NULL;

@@ -40,6 +40,14 @@ const char *reference_type_name(clprim_type t)
     return (unsigned)t < REFERENCE_TYPE_COUNT ? names[t] : "unknown-type";
 }
 
+int reference_type_from_name(const char *name, clprim_type *t)
+{
+    for (int i = 0; i < REFERENCE_TYPE_COUNT; i++)
+        if (!strcmp(name, reference_type_name((clprim_type)i)))
+            return *t = (clprim_type)i, 1;
+    return 0;
+}
+
 const char *reference_op_name(clprim_op op)
 {
     static const char *names[] = {"sum", "min", "max"};

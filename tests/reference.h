@@ -15,6 +15,8 @@
 
 size_t reference_type_size(clprim_type t);     /* 0 for unknown types */
 const char *reference_type_name(clprim_type t); /* "int32" ... */
+/* The type named by reference_type_name; 0 when none is. */
+int reference_type_from_name(const char *name, clprim_type *t);
 const char *reference_op_name(clprim_op op);    /* "sum", "min", "max" */
 int reference_type_is_float(clprim_type t);
 
