@@ -112,7 +112,10 @@ typedef struct {
 } clprim_tuning;
 
 /* tuning == NULL restores the device's defaults. Values the device cannot run
- * return CLPRIM_INVALID_ARGUMENT and leave the tuning as it was. */
+ * return CLPRIM_INVALID_ARGUMENT and leave the tuning as it was: sizes above the
+ * device's limits, tiles that do not fit its local memory, and shapes that its
+ * driver is known to fail to compile (on PoCL's CPU device, work_group_size 2
+ * with items_per_thread above 1, which aborts PoCL 3's kernel compiler). */
 CLPRIM_API clprim_status clprim_set_tuning(clprim_context *ctx, const clprim_tuning *tuning);
 CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 

@@ -36,6 +36,35 @@ static const tuning_entry table[] = {
     {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4},
 };
 
+/* Shapes that a driver's kernel compiler is known to abort on (killing the
+ * calling process at the first launch): refused like any shape the device
+ * cannot run. tests/test_shapes.c runs every kernel at every shape accepted. */
+typedef struct {
+    const char *platform; /* substring of CL_PLATFORM_NAME */
+    cl_device_type type;
+    size_t work_group_size;
+    size_t min_items;     /* from this items_per_thread up */
+    const char *why;
+} shape_defect;
+
+static const shape_defect shape_defects[] = {
+    /* PoCL 3.1: an assertion in its parallel-region pass ("exit != NULL") when
+     * compaction's scatter kernel is built for two work-items of two or more
+     * elements each. */
+    {"Portable Computing Language", CL_DEVICE_TYPE_CPU, 2, 2, "PoCL's kernel compiler aborts on this shape"},
+};
+
+static const shape_defect *find_shape_defect(const clprim_context *ctx, const clprim_tuning *t)
+{
+    for (size_t i = 0; i < sizeof shape_defects / sizeof shape_defects[0]; i++) {
+        const shape_defect *d = &shape_defects[i];
+        if (strstr(ctx->platform_name, d->platform) && (ctx->device_type & d->type) && t->work_group_size == d->work_group_size &&
+            t->items_per_thread >= d->min_items)
+            return d;
+    }
+    return NULL;
+}
+
 static int is_power_of_two(size_t x)
 {
     return x && !(x & (x - 1));
@@ -104,6 +133,12 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
                            t.work_group_size, t.items_per_thread,
                            (unsigned long long)local_bytes_needed(&t), ctx->device_name,
                            (unsigned long long)ctx->local_mem_size);
+    const shape_defect *defect = find_shape_defect(ctx, &t);
+    if (defect)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "work_group_size %zu x items_per_thread %zu: %s (%s); use items_per_thread 1 or "
+                           "another work_group_size",
+                           t.work_group_size, t.items_per_thread, defect->why, ctx->platform_name);
     *out = t;
     return CLPRIM_SUCCESS;
 }
