@@ -73,7 +73,10 @@ typedef struct clprim_context clprim_context;
 /* Creates a context with its own in-order, profiling-enabled queue.
  * device: NULL (then $CLPRIM_DEVICE, then the first GPU, then any device),
  * "gpu", "cpu", "P:D" (platform and device index, as `clprim devices` lists
- * them), or a case-insensitive substring of the device name. On failure *ctx is
+ * them: decimal digits only, each within unsigned range; a spec of digits,
+ * signs, blanks and ':' that is not exactly that, such as "1:2:3", "-1:0" or
+ * "4294967296:0", matches no device: CLPRIM_NO_DEVICE), or a case-insensitive
+ * substring of the device name. On failure *ctx is
  * NULL and clprim_last_error(NULL) says why. */
 CLPRIM_API clprim_status clprim_create(clprim_context **ctx, const char *device);
 

@@ -79,12 +79,35 @@ static int contains_nocase(const char *hay, const char *needle)
     return n == 0;
 }
 
+/* A spec of digits, signs, blanks and at least one ':' is meant as "P:D": 1 when
+ * it is one, two runs of digits each within unsigned range; -1 when it is
+ * malformed ("1:", ":1", "1:2:3", "-1:0", "4294967296:0"), which then matches no
+ * device rather than wrapping to another; 0 when it is no index at all. */
+static int parse_device_index(const char *spec, unsigned *p, unsigned *d)
+{
+    if (!strchr(spec, ':') || spec[strspn(spec, "0123456789:+- \t")])
+        return 0;
+    unsigned long long part[2] = {0, 0};
+    const char *at = spec;
+    for (int k = 0; k < 2; k++, at++) {
+        const char *start = at;
+        for (; isdigit((unsigned char)*at); at++)
+            if ((part[k] = part[k] * 10 + (unsigned)(*at - '0')) > (unsigned)-1) /* UINT_MAX */
+                return -1;
+        if (at == start || *at != (k == 0 ? ':' : '\0'))
+            return -1;
+    }
+    *p = (unsigned)part[0];
+    *d = (unsigned)part[1];
+    return 1;
+}
+
 static int matches(const candidate *c, const char *spec)
 {
     unsigned p, d;
-    char tail;
-    if (sscanf(spec, "%u:%u%c", &p, &d, &tail) == 2)
-        return c->platform_index == p && c->device_index == d;
+    int index = parse_device_index(spec, &p, &d);
+    if (index != 0)
+        return index > 0 && c->platform_index == p && c->device_index == d;
     if (!strcasecmp(spec, "gpu"))
         return (c->type & CL_DEVICE_TYPE_GPU) != 0;
     if (!strcasecmp(spec, "cpu"))

@@ -165,8 +165,17 @@ START_TEST(device_no_match)
     const char *msg = clprim_last_error(NULL);
     ck_assert_msg(strstr(msg, spec) && strstr(msg, base->device_name), "message does not list %s %s: %s", spec,
                   base->device_name, msg);
-    create_fails("99:0", CLPRIM_NO_DEVICE, "99:0");
-    create_fails("0:99", CLPRIM_NO_DEVICE, "0:99");
+    /* Indices past every device, and malformed ones: each names no device,
+     * never wraps or reads as another ("4294967296:0" once read as 0:0). */
+    static const char *const bad_indices[] = {"99:0", "0:99", "4294967296:0", "0:4294967296",
+                                              "18446744073709551616:0", "1:", ":1", ":", "1:2:3", "-1:0",
+                                              "0:-0", "+0:0", " 0:0", "0:0 ", "0 :0", "00:"};
+    for (size_t i = 0; i < sizeof bad_indices / sizeof bad_indices[0]; i++)
+        create_fails(bad_indices[i], CLPRIM_NO_DEVICE, bad_indices[i]);
+    /* Leading zeros are still the index. */
+    char padded[40];
+    snprintf(padded, sizeof padded, "0%s", spec);
+    harness_release_checked(create_ok(padded));
     /* A later success clears the thread's message. */
     harness_release_checked(create_ok(spec));
     ck_assert_str_eq(clprim_last_error(NULL), "");

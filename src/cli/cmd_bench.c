@@ -5,9 +5,12 @@
 #include "chart.h"
 #include "commands.h"
 #include "internal.h"
+#include "options.h"
+#include "output.h"
 #include "workload.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,7 @@ typedef struct {
     const char *primitives; /* comma-separated workload names, NULL for all */
     const char *types;      /* comma-separated */
     size_t min_n, max_n;
-    int runs;
+    long runs;
     const char *csv;
     const char *plot;
 } bench_options;
@@ -225,6 +228,7 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
     return ok;
 }
 
+/* 1 when the options are good; 0 after printing why (or nothing: the usage follows). */
 static int parse_options(int argc, char **argv, bench_options *o)
 {
     *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL, NULL};
@@ -239,20 +243,25 @@ static int parse_options(int argc, char **argv, bench_options *o)
             o->primitives = v;
         else if (!strcmp(a, "--types"))
             o->types = v;
-        else if (!strcmp(a, "--min"))
-            o->min_n = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--max"))
-            o->max_n = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--runs"))
-            o->runs = atoi(v);
-        else if (!strcmp(a, "--csv"))
+        else if (!strcmp(a, "--min") || !strcmp(a, "--max")) {
+            if (!cli_parse_count("bench", a, v, 1, SIZE_MAX, WORKLOAD_MAX_BYTES_PER_ELEMENT,
+                                 a[3] == 'i' ? &o->min_n : &o->max_n))
+                return 0;
+        } else if (!strcmp(a, "--runs")) {
+            if (!cli_parse_long("bench", "--runs", v, 1, 256, &o->runs))
+                return 0;
+        } else if (!strcmp(a, "--csv"))
             o->csv = v;
         else if (!strcmp(a, "--plot"))
             o->plot = v;
         else
             return 0;
     }
-    return o->min_n > 0 && o->max_n >= o->min_n && o->runs > 0 && o->runs <= 256;
+    if (o->max_n < o->min_n) {
+        fprintf(stderr, "clprim bench: --max %zu is below --min %zu\n", o->max_n, o->min_n);
+        return 0;
+    }
+    return 1;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -277,11 +286,16 @@ int cmd_bench(int argc, char **argv)
     clprim_context *ctx = cli_open(o.device);
     if (!ctx)
         return 1;
+    cli_output csv_file;
     FILE *csv = NULL;
-    if (o.csv && !(csv = fopen(o.csv, "w"))) {
-        perror(o.csv);
-        clprim_release(ctx);
-        return 1;
+    char why[512];
+    if (o.csv) {
+        if (cli_output_open(&csv_file, o.csv, why, sizeof why) != 0) {
+            fprintf(stderr, "clprim bench: --csv: %s\n", why);
+            clprim_release(ctx);
+            return 1;
+        }
+        csv = csv_file.f;
     }
     cl_context cl;
     clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
@@ -292,7 +306,7 @@ int cmd_bench(int argc, char **argv)
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_NAME, sizeof device, device, NULL);
     clGetDeviceInfo(clprim_device(ctx), CL_DRIVER_VERSION, sizeof driver, driver, NULL);
     clprim_tuning tuning = clprim_get_tuning(ctx);
-    printf("libclprim %s bench on %s (driver %s); tuning wg=%zu items=%zu groups=%zu; median of %d runs\n",
+    printf("libclprim %s bench on %s (driver %s); tuning wg=%zu items=%zu groups=%zu; median of %ld runs\n",
            CLPRIM_VERSION_STRING, device, driver, tuning.work_group_size, tuning.items_per_thread, tuning.groups,
            o.runs);
     printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n\n");
@@ -317,12 +331,18 @@ int cmd_bench(int argc, char **argv)
             const workload_kind *kind = workload_kinds[k];
             if (!listed(o.primitives, kind->name) || (kind->supports && !kind->supports(type)))
                 continue;
-            for (size_t n = o.min_n; n <= o.max_n; n *= 4) {
+            /* n *= 4 stops before it passes --max: it never wraps. */
+            for (size_t n = o.min_n; n <= o.max_n; n = n > o.max_n / 4 ? o.max_n + 1 : n * 4) {
                 /* Input and output, plus scratch: stay well inside the device
                  * (threshold's three planes of floats are 12 bytes a pixel). */
-                size_t bytes = n * 12;
-                if (bytes > max_alloc || 3 * bytes > global)
+                size_t bytes = n * WORKLOAD_MAX_BYTES_PER_ELEMENT;
+                if (bytes > max_alloc || bytes > global / 3) {
+                    if (n == o.min_n) { /* nothing measured: say so, and fail */
+                        printf("%-16s %-7s %11zu failed: more than the device holds\n", kind->name, name, n);
+                        failures++;
+                    }
                     break;
+                }
                 workload w;
                 if (!workload_prepare(&w, kind, ctx, type, n)) {
                     failures++;
@@ -334,7 +354,7 @@ int cmd_bench(int argc, char **argv)
                 kind->cpu(&w);
                 int ok = s == CLPRIM_SUCCESS && workload_fetch(&w) && kind->check(&w, why, sizeof why);
                 if (s == CLPRIM_SUCCESS)
-                    s = time_workload(&w, o.runs, &dev);
+                    s = time_workload(&w, (int)o.runs, &dev);
                 if (s != CLPRIM_SUCCESS) {
                     printf("%-16s %-7s %11zu failed: %s: %s\n", kind->name, name, n, clprim_status_name(s),
                            clprim_last_error(ctx));
@@ -345,7 +365,7 @@ int cmd_bench(int argc, char **argv)
                 double start = cli_now();
                 kind->cpu(&w);
                 loop = cli_now() - start;
-                time_copy(ctx, cl, w.in_bytes, o.runs, &copy);
+                time_copy(ctx, cl, w.in_bytes, (int)o.runs, &copy);
                 failures += !ok;
                 double gbps = kind->bytes(&w) / dev * 1e-9;
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx  %s%s\n", kind->name, name, n, dev * 1e3, gbps,
@@ -361,8 +381,10 @@ int cmd_bench(int argc, char **argv)
         }
         startup_table(&o, type, csv);
     }
-    if (csv)
-        fclose(csv);
+    if (csv && cli_output_close(&csv_file, why, sizeof why) != 0) {
+        fprintf(stderr, "clprim bench: --csv: %s\n", why);
+        failures++;
+    }
     if (o.plot && draw_plot(o.plot, device, points, npoints))
         printf("\nwrote %s\n", o.plot);
     else if (o.plot)

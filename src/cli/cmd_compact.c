@@ -13,8 +13,10 @@
  * float types in double), and the C loop it is timed against selects by the
  * interpreter's precomputed flags (a lower bound for a compiled loop). */
 #include "commands.h"
+#include "options.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +63,22 @@ static void store(clprim_type t, double v, void *p)
     case CLPRIM_DOUBLE: *(double *)p = v; break;
     case CLPRIM_UINT8: *(uint8_t *)p = (uint8_t)v; break;
     }
+}
+
+/* Whether v converts to t: the conversion is undefined when the value, its
+ * fraction dropped, is outside the type's range. */
+static int fits(clprim_type t, double v)
+{
+    switch (t) {
+    case CLPRIM_INT32: return v > -2147483649.0 && v < 2147483648.0;
+    case CLPRIM_UINT32: return v > -1.0 && v < 4294967296.0;
+    case CLPRIM_INT64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    case CLPRIM_UINT64: return v > -1.0 && v < 18446744073709551616.0;
+    case CLPRIM_FLOAT: return fabs(v) <= FLT_MAX;
+    case CLPRIM_DOUBLE: return 1;
+    case CLPRIM_UINT8: return v > -1.0 && v < 256.0;
+    }
+    return 0;
 }
 
 /* ---- A small interpreter for --keep: C expressions over x and i ---- */
@@ -340,7 +358,8 @@ static int compare_sort(const void *a, const void *b)
 int cmd_compact(int argc, char **argv)
 {
     const char *device = NULL, *expr = NULL;
-    size_t n = 10000000, repeat = 5;
+    const char *n_text = "10000000", *value_option = NULL, *value_text = NULL;
+    size_t n, repeat = 5;
     clprim_type t = CLPRIM_INT32;
     size_t es = 4;
     const char *type_name = "int32";
@@ -357,12 +376,9 @@ int cmd_compact(int argc, char **argv)
             if (!strcmp(arg, compare_flags[k])) {
                 if (!next)
                     return usage();
-                char *end;
-                v = strtod(next, &end);
-                if (*end || end == next) {
-                    fprintf(stderr, "clprim compact: %s needs a number, not \"%s\"\n", arg, next);
+                if (!cli_parse_double("compact", arg, next, -DBL_MAX, DBL_MAX, 0, &v))
                     return 2;
-                }
+                value_option = arg, value_text = next;
                 keep = (clprim_keep)k;
                 a++;
                 matched = 1;
@@ -380,20 +396,15 @@ int cmd_compact(int argc, char **argv)
         } else if (!strcmp(arg, "--keep")) {
             keep = CLPRIM_KEEP_EXPRESSION, expr = next, a++;
         } else if (!strcmp(arg, "--flagged")) {
-            keep = CLPRIM_KEEP_FLAGGED, probability = atof(next), a++;
-            if (probability < 0 || probability > 1) {
-                fprintf(stderr, "clprim compact: --flagged takes a probability in [0, 1]\n");
+            keep = CLPRIM_KEEP_FLAGGED, a++;
+            if (!cli_parse_double("compact", "--flagged", next, 0, 1, 0, &probability))
                 return 2;
-            }
         } else if (!strcmp(arg, "--n")) {
-            char *end;
-            n = strtoull(next, &end, 10), a++;
-            if (*end || n == 0)
-                return usage();
+            n_text = next, a++; /* checked below, against the element size of --type */
         } else if (!strcmp(arg, "--repeat")) {
-            repeat = strtoull(next, NULL, 10), a++;
-            if (repeat == 0 || repeat > 1000)
-                return usage();
+            if (!cli_parse_count("compact", "--repeat", next, 1, 1000, 1, &repeat))
+                return 2;
+            a++;
         } else if (!strcmp(arg, "--type")) {
             size_t k = 0;
             while (k < sizeof types / sizeof types[0] && strcmp(types[k].name, next))
@@ -406,6 +417,16 @@ int cmd_compact(int argc, char **argv)
         } else {
             return usage();
         }
+    }
+    if (!cli_parse_count("compact", "--n", n_text, 1, SIZE_MAX, es, &n))
+        return 2;
+    if (keep <= CLPRIM_KEEP_NE && !fits(t, v)) {
+        if (value_option) {
+            fprintf(stderr, "clprim compact: %s %s: outside the range of %s\n", value_option, value_text,
+                    type_name);
+            return 2;
+        }
+        v = 128; /* the default 500 is above every uint8: keep the upper half instead */
     }
 
     /* Data, flags and the comparison value. */

@@ -2,8 +2,10 @@
  * each checked against a one-thread C loop, in one table. */
 #include "commands.h"
 #include "image.h"
+#include "options.h"
 #include "workload.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,7 @@ static void threshold_pixels_cpu(const unsigned char *in, unsigned char *out, si
 }
 
 /* One row of the table for the photograph; writes the result to out_path. */
-static int demo_photo(clprim_context *ctx, const char *path, const char *out_path)
+static int demo_photo(clprim_context *ctx, const char *path, size_t max_pixels, const char *out_path)
 {
     cli_image img, result = {0}, expect = {0};
     char why[512];
@@ -46,7 +48,7 @@ static int demo_photo(clprim_context *ctx, const char *path, const char *out_pat
                photo_places[0], photo_places[1]);
         return 0;
     }
-    if (cli_image_read(path, 3, &img, why, sizeof why) != 0) {
+    if (cli_image_read(path, 3, max_pixels, &img, why, sizeof why) != 0) {
         printf("%-16s skipped: %s\n", "threshold-photo", why);
         return !cli_image_support() ? 0 : 1;
     }
@@ -88,6 +90,7 @@ static int demo_photo(clprim_context *ctx, const char *path, const char *out_pat
                        img.height, path, out_path);
             else
                 printf("%16s could not write the result: %s\n", "", why);
+            failed |= !written;
         }
     }
     clReleaseMemObject(in);
@@ -123,28 +126,30 @@ static double median_time(workload *w, int runs, clprim_status *status)
 int cmd_demo(int argc, char **argv)
 {
     const char *device = NULL, *photo = find_photo(), *out_path = "clprim-demo-threshold.png";
-    size_t n = (size_t)1 << 24;
+    size_t n = (size_t)1 << 24, max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--device") && i + 1 < argc)
+        if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = argv[++i];
-        else if (!strcmp(argv[i], "--n") && i + 1 < argc)
-            n = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--image") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
+            if (!cli_parse_count("demo", "--n", argv[++i], 1, SIZE_MAX, WORKLOAD_MAX_BYTES_PER_ELEMENT, &n))
+                return 2;
+        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
+            if (!cli_parse_count("demo", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
+                return 2;
+        } else if (!strcmp(argv[i], "--image") && i + 1 < argc) {
             photo = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out_path = argv[++i];
-        else {
+        } else {
             int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: clprim demo [--device SPEC] [--n ELEMENTS] [--image PHOTO] [--out FILE.png]\n"
+                    "                   [--max-pixels N]\n"
                     "  the photograph defaults to the bundled coffee.png; its thresholded copy goes\n"
-                    "  to clprim-demo-threshold.png in the current folder unless --out says otherwise\n");
+                    "  to clprim-demo-threshold.png in the current folder unless --out says otherwise;\n"
+                    "  a photograph of more than --max-pixels (default 2^28) is refused before decoding\n");
             return help ? 0 : 2;
         }
-    }
-    if (n == 0) {
-        fprintf(stderr, "clprim demo: --n must be a positive number\n");
-        return 2;
     }
     clprim_context *ctx = cli_open(device);
     if (!ctx)
@@ -188,8 +193,8 @@ int cmd_demo(int argc, char **argv)
                ok ? "ok" : "WRONG: ", why);
         workload_release(&w);
     }
-    failures += demo_photo(ctx, photo, out_path);
-    printf("\n%s\n", failures ? "Some results were WRONG." : "Every result matches the CPU.");
+    failures += demo_photo(ctx, photo, max_pixels, out_path);
+    printf("\n%s\n", failures ? "Some results were WRONG or not written." : "Every result matches the CPU.");
     clprim_release(ctx);
     return failures ? 1 : 0;
 }

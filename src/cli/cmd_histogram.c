@@ -15,11 +15,12 @@
 static int usage_to(FILE *to, int status)
 {
     fprintf(to, "usage: clprim histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]\n"
-                    "                        [--device SPEC]\n"
+                    "                        [--max-pixels N] [--device SPEC]\n"
                     "  IN         a PNG, JPEG or BMP image\n"
                     "  --bins     1 .. 256 even bins over the levels 0..255 (default 16, as in the lecture)\n"
                     "  --channel  one channel, grey = floor((r + g + b) / 3) (default), or all of them\n"
-                    "  --plot     also draw the chart as a PNG bar chart\n");
+                    "  --plot     also draw the chart as a PNG bar chart\n"
+                    "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
     return status;
 }
 
@@ -118,6 +119,7 @@ int cmd_histogram(int argc, char **argv)
 {
     const char *in_path = NULL, *device = NULL, *channel_name = "grey", *plot = NULL;
     long bins = 16;
+    size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--bins") && i + 1 < argc) {
             if (!cli_parse_long("histogram", "--bins", argv[++i], 1, 256, &bins))
@@ -126,6 +128,9 @@ int cmd_histogram(int argc, char **argv)
             channel_name = argv[++i];
         } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
             plot = argv[++i];
+        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
+            if (!cli_parse_count("histogram", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
+                return 2;
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = argv[++i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -149,7 +154,7 @@ int cmd_histogram(int argc, char **argv)
         return 2;
 
     cli_image img;
-    if (cli_load_image("histogram", in_path, &img) != 0)
+    if (cli_load_image("histogram", in_path, max_pixels, &img) != 0)
         return 1;
     if (channel == CLPRIM_CHANNEL_A && img.channels != 4) {
         fprintf(stderr, "clprim histogram: %s has no alpha channel\n", in_path);

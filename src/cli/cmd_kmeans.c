@@ -8,6 +8,7 @@
 #include "options.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,15 @@
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: clprim kmeans IN OUT.png -k K [--iterations N] [--seed S] [--check] [--device SPEC]\n"
+            "usage: clprim kmeans IN OUT.png -k K [--iterations N] [--seed S] [--check] [--max-pixels N]\n"
+            "                     [--device SPEC]\n"
             "  IN            a PNG, JPEG or BMP image; OUT is written as PNG (alpha kept)\n"
             "  -k K          colour clusters, 1 to %d\n"
             "  --iterations  at most N Lloyd iterations (default 100); it stops earlier when no\n"
             "                rounded centre moves\n"
             "  --seed        seed of the k-means++ initialisation (default 1)\n"
-            "  --check       also run the algorithm in C from the same centres: same labels?\n",
+            "  --check       also run the algorithm in C from the same centres: same labels?\n"
+            "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n",
             CLPRIM_KMEANS_MAX_K);
     return 2;
 }
@@ -31,6 +34,7 @@ int cmd_kmeans(int argc, char **argv)
     const char *in_path = NULL, *out_path = NULL, *device = NULL;
     unsigned long k = 0, iterations = 100, seed = 1;
     int check = 0;
+    size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
         if ((!strcmp(argv[i], "-k") || !strcmp(argv[i], "--k")) && i + 1 < argc) {
             if (!cli_parse_ulong("kmeans", "-k", argv[++i], 1, CLPRIM_KMEANS_MAX_K, &k))
@@ -43,6 +47,9 @@ int cmd_kmeans(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--check")) {
             check = 1;
+        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
+            if (!cli_parse_count("kmeans", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
+                return 2;
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -62,7 +69,7 @@ int cmd_kmeans(int argc, char **argv)
     cli_image img;
     clprim_context *ctx;
     char device_name[256];
-    int rc = cli_load_image_and_context("kmeans", in_path, out_path, device, &img, &ctx, device_name,
+    int rc = cli_load_image_and_context("kmeans", in_path, max_pixels, out_path, device, &img, &ctx, device_name,
                                         sizeof device_name);
     if (rc != 0)
         return rc;

@@ -6,6 +6,7 @@
 #include "options.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,13 +14,14 @@ static int usage_to(FILE *to, int status)
 {
     fprintf(to,
             "usage: clprim threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--level L]\n"
-            "                        [--device SPEC]\n"
+            "                        [--max-pixels N] [--device SPEC]\n"
             "  IN        a PNG, JPEG or BMP image; OUT is written as PNG\n"
             "  --ratio   red ratio r / sqrt(r^2 + g^2 + b^2) above which a pixel is selected, in (0, 1]; 0.7\n"
             "  --mode    keep: selected pixels, the rest black (default); yellow: selected pixels with\n"
             "            green := red, the rest black; reinsert: yellow pixels put back into the image;\n"
             "            grey: white where (r + g + b) / 3 > --level (default 127), else black;\n"
-            "            otsu: the same at Otsu's level, computed on the device\n");
+            "            otsu: the same at Otsu's level, computed on the device\n"
+            "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
     return status;
 }
 
@@ -42,6 +44,7 @@ int cmd_threshold(int argc, char **argv)
     const char *in_path = NULL, *out_path = NULL, *device = NULL, *mode_name = "keep";
     double ratio = 0.7;
     long level = 127;
+    size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--ratio") && i + 1 < argc) {
             if (!cli_parse_double("threshold", "--ratio", argv[++i], 0, 1, 1, &ratio))
@@ -51,6 +54,9 @@ int cmd_threshold(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
             mode_name = argv[++i];
+        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
+            if (!cli_parse_count("threshold", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
+                return 2;
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = argv[++i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -76,7 +82,7 @@ int cmd_threshold(int argc, char **argv)
     cli_image img;
     clprim_context *ctx;
     char device_name[256];
-    int rc = cli_load_image_and_context("threshold", in_path, out_path, device, &img, &ctx, device_name,
+    int rc = cli_load_image_and_context("threshold", in_path, max_pixels, out_path, device, &img, &ctx, device_name,
                                         sizeof device_name);
     if (rc != 0)
         return rc;

@@ -5,6 +5,7 @@
  * BMP shorter than its pixel rows), then decoded. */
 #include "image.h"
 #include "commands.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -38,6 +39,9 @@ int cli_image_alloc(cli_image *img, size_t width, size_t height, int channels, u
     img->width = width;
     img->height = height;
     img->channels = channels;
+    img->pixels = NULL;
+    if (channels <= 0 || (width && height > SIZE_MAX / width / (size_t)channels))
+        return -1;
     size_t bytes = width * height * (size_t)channels;
     img->pixels = malloc(bytes ? bytes : 1);
     if (!img->pixels)
@@ -72,9 +76,10 @@ int cli_image_support(void)
     return 0;
 }
 
-int cli_image_read(const char *path, int channels, cli_image *img, char *why, size_t size)
+int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image *img, char *why, size_t size)
 {
     (void)channels;
+    (void)max_pixels;
     (void)img;
     return fail(why, size, "cannot read %s: built without image support (install libstb-dev and rebuild)", path);
 }
@@ -171,7 +176,13 @@ static uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n)
     return crc;
 }
 
-static int check_png(const char *path, const unsigned char *d, size_t len, char *why, size_t size)
+/* The checks below also return the size the header declares in *w x *h (0 x 0
+ * when it says none), for the pixel limit before anything is decoded: stbi_info
+ * cannot serve, it refuses a PNG of more than 2^30 bytes of pixels as "unknown
+ * image type". */
+
+static int check_png(const char *path, const unsigned char *d, size_t len, uint64_t *w, uint64_t *h, char *why,
+                     size_t size)
 {
     size_t at = 8;
     for (;;) {
@@ -189,6 +200,10 @@ static int check_png(const char *path, const unsigned char *d, size_t len, char 
         uint32_t crc = crc32_update(0xFFFFFFFFu, d + at + 4, (size_t)n + 4) ^ 0xFFFFFFFFu;
         if (crc != be32(d + at + 8 + n))
             return fail(why, size, "%s is corrupt: PNG chunk \"%s\" at byte %zu fails its CRC check", path, type, at);
+        if (at == 8 && !strcmp(type, "IHDR") && n >= 8) {
+            *w = be32(d + 16);
+            *h = be32(d + 20);
+        }
         at += (size_t)n + 12;
         if (!strcmp(type, "IEND"))
             return 0;
@@ -197,7 +212,14 @@ static int check_png(const char *path, const unsigned char *d, size_t len, char 
 
 /* ---- JPEG: markers from SOI to EOI (anything after EOI is ignored) ---- */
 
-static int check_jpeg(const char *path, const unsigned char *d, size_t len, char *why, size_t size)
+/* Start-of-frame markers (0xC0 to 0xCF but DHT 0xC4, JPG 0xC8 and DAC 0xCC): the size. */
+static int is_start_of_frame(unsigned m)
+{
+    return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+}
+
+static int check_jpeg(const char *path, const unsigned char *d, size_t len, uint64_t *w, uint64_t *h, char *why,
+                      size_t size)
 {
     size_t at = 2;
     while (at < len) {
@@ -222,6 +244,10 @@ static int check_jpeg(const char *path, const unsigned char *d, size_t len, char
                         seg);
         if (seg > len - at)
             break;
+        if (is_start_of_frame(m) && seg >= 7 && *w == 0 && *h == 0) { /* the first frame is the one decoded */
+            *h = ((uint64_t)d[at + 3] << 8) | d[at + 4];
+            *w = ((uint64_t)d[at + 5] << 8) | d[at + 6];
+        }
         at += seg;
         if (m == 0xDA) { /* SOS: entropy-coded data up to the next real marker */
             while (at + 1 < len && !(d[at] == 0xFF && d[at + 1] != 0x00 && !(d[at + 1] >= 0xD0 && d[at + 1] <= 0xD7)))
@@ -236,7 +262,8 @@ static int check_jpeg(const char *path, const unsigned char *d, size_t len, char
 
 /* ---- BMP: the pixel rows of an uncompressed file are all there ---- */
 
-static int check_bmp(const char *path, const unsigned char *d, size_t len, char *why, size_t size)
+static int check_bmp(const char *path, const unsigned char *d, size_t len, uint64_t *width, uint64_t *height,
+                     char *why, size_t size)
 {
     if (len < 26)
         return fail(why, size, "%s is truncated: %zu bytes, shorter than a BMP header", path, len);
@@ -260,6 +287,8 @@ static int check_bmp(const char *path, const unsigned char *d, size_t len, char 
     if (w <= 0 || h <= 0 || bpp == 0 || bpp > 32)
         return fail(why, size, "%s is corrupt: a BMP of %lld x %lld pixels at %u bits", path, (long long)w,
                     (long long)h, bpp);
+    *width = (uint64_t)w;
+    *height = (uint64_t)h;
     if (compression == 0 || compression == 3 || compression == 6) {
         uint64_t row = ((uint64_t)w * bpp + 31) / 32 * 4;
         if (off > len || row * (uint64_t)h > len - off)
@@ -270,7 +299,7 @@ static int check_bmp(const char *path, const unsigned char *d, size_t len, char 
     return 0;
 }
 
-int cli_image_read(const char *path, int channels, cli_image *img, char *why, size_t size)
+int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image *img, char *why, size_t size)
 {
     memset(img, 0, sizeof *img);
     size_t len = 0;
@@ -279,18 +308,23 @@ int cli_image_read(const char *path, int channels, cli_image *img, char *why, si
         return -1;
     static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     int rc;
+    uint64_t w = 0, h = 0;
     if (len == 0)
         rc = fail(why, size, "%s is empty", path);
     else if (len >= 8 && !memcmp(data, png_sig, 8))
-        rc = check_png(path, data, len, why, size);
+        rc = check_png(path, data, len, &w, &h, why, size);
     else if (len >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF)
-        rc = check_jpeg(path, data, len, why, size);
+        rc = check_jpeg(path, data, len, &w, &h, why, size);
     else if (len >= 2 && data[0] == 'B' && data[1] == 'M')
-        rc = check_bmp(path, data, len, why, size);
+        rc = check_bmp(path, data, len, &w, &h, why, size);
     else if (len >= 8 && !memcmp(data, png_sig + 1, 3))
         rc = fail(why, size, "%s is corrupt: a damaged PNG signature", path);
     else
         rc = fail(why, size, "%s is not a PNG, JPEG or BMP image", path);
+    if (rc == 0 && w * h > max_pixels) /* each below 2^32: no overflow */
+        rc = fail(why, size,
+                  "%s: %llu x %llu = %llu pixels is above the limit of %zu; raise it with --max-pixels", path,
+                  (unsigned long long)w, (unsigned long long)h, (unsigned long long)(w * h), max_pixels);
     if (rc != 0 || len > (size_t)INT32_MAX) {
         if (rc == 0)
             rc = fail(why, size, "%s is too large", path);
@@ -298,22 +332,25 @@ int cli_image_read(const char *path, int channels, cli_image *img, char *why, si
         return rc;
     }
 
-    int w, h, comp;
-    if (!stbi_info_from_memory(data, (int)len, &w, &h, &comp)) {
-        fail(why, size, "%s cannot be decoded: %s", path, stbi_failure_reason());
-        free(data);
-        return -1;
-    }
+    /* Where stbi_info fails its reason is "unknown image type" whatever the header
+     * said; the decoder, which fails too, then gives the format's own reason. */
+    int width, height, comp = 4;
+    stbi_info_from_memory(data, (int)len, &width, &height, &comp);
     int want = channels ? channels : (comp == 2 || comp == 4) ? 4 : 3;
-    unsigned char *pixels = stbi_load_from_memory(data, (int)len, &w, &h, &comp, want);
+    unsigned char *pixels = stbi_load_from_memory(data, (int)len, &width, &height, &comp, want);
     free(data);
     if (!pixels)
         return fail(why, size, "%s cannot be decoded: %s", path, stbi_failure_reason());
     img->pixels = pixels; /* stbi_image_free is free() in the default build */
-    img->width = (size_t)w;
-    img->height = (size_t)h;
+    img->width = (size_t)width;
+    img->height = (size_t)height;
     img->channels = want;
     return 0;
+}
+
+static void write_to_output(void *context, void *data, int bytes)
+{
+    cli_output_write(context, data, (size_t)bytes);
 }
 
 int cli_image_write_png(const char *path, const cli_image *img, char *why, size_t size)
@@ -321,11 +358,15 @@ int cli_image_write_png(const char *path, const cli_image *img, char *why, size_
     if (img->width > INT32_MAX / 4 || img->height > INT32_MAX || img->width * (size_t)img->channels > INT32_MAX)
         return fail(why, size, "cannot write %s: %zu x %zu is too large for PNG output", path, img->width,
                     img->height);
-    errno = 0;
-    if (!stbi_write_png(path, (int)img->width, (int)img->height, img->channels, img->pixels,
-                        (int)(img->width * (size_t)img->channels)))
-        return fail(why, size, "cannot write %s: %s", path, errno ? strerror(errno) : "stb_image_write failed");
-    return 0;
+    cli_output out;
+    if (cli_output_open(&out, path, why, size) != 0)
+        return -1;
+    if (!stbi_write_png_to_func(write_to_output, &out, (int)img->width, (int)img->height, img->channels,
+                                img->pixels, (int)(img->width * (size_t)img->channels))) {
+        cli_output_discard(&out);
+        return fail(why, size, "cannot write %s: out of memory encoding the PNG", path);
+    }
+    return cli_output_close(&out, why, size);
 }
 
 #endif
@@ -341,14 +382,14 @@ int cli_want_png(const char *cmd, const char *option, const char *path, const ch
     return 0;
 }
 
-int cli_load_image(const char *cmd, const char *path, cli_image *img)
+int cli_load_image(const char *cmd, const char *path, size_t max_pixels, cli_image *img)
 {
     if (!cli_image_support()) {
         fprintf(stderr, "clprim %s: built without image support (libstb-dev was not found at build time)\n", cmd);
         return 1;
     }
     char why[1024];
-    if (cli_image_read(path, 0, img, why, sizeof why) != 0) {
+    if (cli_image_read(path, 0, max_pixels, img, why, sizeof why) != 0) {
         fprintf(stderr, "clprim %s: %s\n", cmd, why);
         return 1;
     }
@@ -368,12 +409,12 @@ clprim_context *cli_open_for_image(const char *device, cli_image *img, char *nam
     return ctx;
 }
 
-int cli_load_image_and_context(const char *cmd, const char *path, const char *out_png, const char *device,
-                               cli_image *img, clprim_context **ctx, char *name, size_t size)
+int cli_load_image_and_context(const char *cmd, const char *path, size_t max_pixels, const char *out_png,
+                               const char *device, cli_image *img, clprim_context **ctx, char *name, size_t size)
 {
     if (out_png && !cli_want_png(cmd, NULL, out_png, "output"))
         return 2;
-    if (cli_load_image(cmd, path, img) != 0)
+    if (cli_load_image(cmd, path, max_pixels, img) != 0)
         return 1;
     *ctx = cli_open_for_image(device, img, name, size);
     return *ctx ? 0 : 1;

@@ -14,19 +14,26 @@ typedef struct {
     int channels;          /* 1 (grey), 3 (RGB) or 4 (RGBA) */
 } cli_image;
 
+/* The most pixels an image read may declare unless --max-pixels says otherwise:
+ * 2^28, 1 GiB of RGBA. */
+#define CLI_IMAGE_MAX_PIXELS ((size_t)1 << 28)
+
 /* 1 when this build reads and writes images. */
 int cli_image_support(void);
 
 /* Reads a PNG, JPEG or BMP file. channels 0: 4 when the file has alpha, else 3
  * (grey files become RGB); 1, 3 or 4: converted to that. A missing, truncated,
- * corrupt or unsupported file returns -1 with a message in why (which names the
- * path); never crashes. On success returns 0 and *img owns its pixels. */
-int cli_image_read(const char *path, int channels, cli_image *img, char *why, size_t size);
+ * corrupt or unsupported file, or one whose header declares more than max_pixels
+ * pixels (refused before decoding), returns -1 with a message in why (which names
+ * the path); never crashes. On success returns 0 and *img owns its pixels. */
+int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image *img, char *why, size_t size);
 
-/* Writes img as a PNG file; -1 with a message in why on failure. */
+/* Writes img as a PNG file (through output.h: a temporary renamed into place,
+ * every write checked); -1 with a message in why on failure. */
 int cli_image_write_png(const char *path, const cli_image *img, char *why, size_t size);
 
-/* Allocates a width x height image of `channels`, filled with `fill` bytes. */
+/* Allocates a width x height image of `channels`, filled with `fill` bytes; -1
+ * when out of memory or when its bytes would not fit in a size_t. */
 int cli_image_alloc(cli_image *img, size_t width, size_t height, int channels, unsigned char fill);
 
 void cli_image_free(cli_image *img);
@@ -47,7 +54,7 @@ int cli_want_png(const char *cmd, const char *option, const char *path, const ch
 
 /* Checks cli_image_support() and reads path (channels 0, see cli_image_read).
  * 0 on success; else prints why and returns the exit code 1. */
-int cli_load_image(const char *cmd, const char *path, cli_image *img);
+int cli_load_image(const char *cmd, const char *path, size_t max_pixels, cli_image *img);
 
 /* Opens the context (cli_open) and reads the device's name into name. On
  * failure frees img and returns NULL (cli_open has printed why). */
@@ -57,8 +64,8 @@ clprim_context *cli_open_for_image(const char *device, cli_image *img, char *nam
  * (when out_png is not NULL), cli_load_image, cli_open_for_image. Returns 0
  * with *img and *ctx set, else the exit code (2: the output's name, 1: the
  * image or the context) with nothing left to free. */
-int cli_load_image_and_context(const char *cmd, const char *path, const char *out_png, const char *device,
-                               cli_image *img, clprim_context **ctx, char *name, size_t size);
+int cli_load_image_and_context(const char *cmd, const char *path, size_t max_pixels, const char *out_png,
+                               const char *device, cli_image *img, clprim_context **ctx, char *name, size_t size);
 
 /* Bytes of the pixels: width * height * channels. */
 size_t cli_image_bytes(const cli_image *img);

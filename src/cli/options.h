@@ -5,14 +5,23 @@
 #ifndef CLPRIM_CLI_OPTIONS_H
 #define CLPRIM_CLI_OPTIONS_H
 
-/* A whole number in [min, max] (strtol, base 10: a sign is allowed). */
+#include <stddef.h>
+
+/* A whole number in [min, max]: an optional '-', then digits, nothing else. */
 int cli_parse_long(const char *cmd, const char *option, const char *text, long min, long max, long *out);
 
-/* A count in [min, max] (strtoul, base 10), without a sign. */
+/* A whole number in [min, max]: digits only (no sign, no blanks). */
 int cli_parse_ulong(const char *cmd, const char *option, const char *text, unsigned long min, unsigned long max,
                     unsigned long *out);
 
-/* A number in [min, max], or (min, max] when open_min; NaN never passes. */
+/* A count of things of unit_bytes bytes each (elements, pixels) in [min, max]:
+ * digits, or digits e digits ("1e6"). Refused, saying so, when count x
+ * unit_bytes would not fit in a size_t. */
+int cli_parse_count(const char *cmd, const char *option, const char *text, size_t min, size_t max,
+                    size_t unit_bytes, size_t *out);
+
+/* A number (strtod syntax, the whole text) in [min, max], or (min, max] when
+ * open_min; NaN never passes. */
 int cli_parse_double(const char *cmd, const char *option, const char *text, double min, double max, int open_min,
                      double *out);
 

@@ -7,6 +7,10 @@
 
 typedef struct workload workload;
 
+/* The most host bytes a workload holds in one buffer for each element: the
+ * threshold's three planes of floats. Sizes above SIZE_MAX / this are refused. */
+#define WORKLOAD_MAX_BYTES_PER_ELEMENT 12
+
 typedef struct {
     const char *name;                           /* "scan-exclusive" */
     int (*prepare)(workload *w);                /* host and device data for w->n; 0 on failure */
@@ -37,7 +41,8 @@ extern const workload_kind *const workload_kinds[];
 const workload_kind *workload_find(const char *name);
 
 /* Sets up w (kind, ctx, type, n): the input is n elements of type t unless the
- * kind's prepare replaces it; 0 on failure with a message on stderr. */
+ * kind's prepare replaces it; 0 on failure with a message on stderr (n must be
+ * at most SIZE_MAX / WORKLOAD_MAX_BYTES_PER_ELEMENT). */
 int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n);
 void workload_release(workload *w);
 /* Reads the device result back into w->out where the kind has one. */
