@@ -128,7 +128,7 @@ clprim_status clprim_check_disjoint(clprim_context *ctx, const char *function, c
                        "%s%s%s bytes [%zu, %zu)%s and %s bytes [%zu, %zu)%s overlap in one buffer%s", function,
                        function ? ": " : "", a_name, a->first, a->end, through(a, a_sub, sizeof a_sub), b_name,
                        b->first, b->end, through(b, b_sub, sizeof b_sub),
-                       allow_same ? "; in place, both must be exactly the same elements" : "");
+                       allow_same ? "; in place, both must start at the same byte with the same layout" : "");
 }
 
 clprim_status clprim_check_src_dst(clprim_context *ctx, const char *function, const char *src_name, cl_mem *src,
