@@ -11,6 +11,17 @@
  * nothing prints, nothing aborts, and a call that fails its argument checks
  * enqueues nothing, so the caller's buffers are left untouched. n == 0 is a valid
  * no-op.
+ *
+ * Buffer arguments: every cl_mem must be a buffer (an image object is
+ * CLPRIM_INVALID_ARGUMENT) of the context's cl_context; one the call writes may
+ * not be CL_MEM_READ_ONLY, one it reads not CL_MEM_WRITE_ONLY. Overlaps are
+ * judged on memory, not handles: a sub-buffer counts as the bytes it covers in
+ * its parent, so a sub-buffer of the destination overlaps it. "In place" means
+ * the same bytes with the same layout, through one handle or two (a parent and
+ * its sub-buffer at the matching origin); every other sharing of bytes that a
+ * call's documentation does not allow is CLPRIM_INVALID_ARGUMENT, with a message
+ * naming both arguments, their byte ranges in the parent buffer and any
+ * sub-buffer.
  */
 #ifndef CLPRIM_H
 #define CLPRIM_H
@@ -125,8 +136,8 @@ CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 /* ---- Scan and reduce --------------------------------------------------- */
 
 /* dst[i] = src[0] op ... op src[i] (inclusive), or op over src[0..i-1] with the
- * operator's identity at i = 0 (exclusive). In place when src == dst with the same
- * offset; other overlaps are CLPRIM_INVALID_ARGUMENT. The result is the same
+ * operator's identity at i = 0 (exclusive). In place when src and dst are the same
+ * elements (above); other overlaps are CLPRIM_INVALID_ARGUMENT. The result is the same
  * bits on every run with the same device and tuning. */
 CLPRIM_API clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op,
                                      int exclusive, cl_mem src, size_t src_offset,
@@ -188,12 +199,13 @@ typedef struct {
  * cl_ulong at element kept_offset of kept_buffer. Both may be NULL (nothing
  * reports the count). When both are given, *kept is read from kept_buffer.
  *
- * In place when src == dst with the same offset: that costs a copy of the n
+ * In place when src and dst are the same elements: that costs a copy of the n
  * input elements into the context's scratch first (work-groups would otherwise
  * overwrite input that earlier work-groups have not read yet), so scratch grows
  * to n elements (CLPRIM_OUT_OF_MEMORY when the device cannot hold that). Other
  * overlaps of src and dst are CLPRIM_INVALID_ARGUMENT, and so are flags
- * overlapping dst, and kept_buffer's cl_ulong overlapping src, dst or flags.
+ * overlapping dst, and kept_buffer's cl_ulong overlapping src, dst or flags
+ * (sub-buffers included, above).
  *
  * n == 0 writes nothing to dst; the count is 0 (kept_buffer still gets it); the
  * kernels are still built, so a bad expression fails at n == 0 too.
@@ -271,8 +283,10 @@ CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl
  * data, width or height 0, an unknown format, a row_pitch below one row, sizes
  * whose byte count overflows size_t; CLPRIM_BUFFER_TOO_SMALL when the buffer is
  * shorter than the last byte the image reaches. A destination may be the source
- * itself (the same data, offset and layout: the call works in place); any other
- * overlap of source and destination bytes is CLPRIM_INVALID_ARGUMENT. */
+ * itself (the same bytes, row pitch and pixel size: the call works in place);
+ * any other overlap of source and destination bytes is CLPRIM_INVALID_ARGUMENT,
+ * as is a histogram or level buffer that meets the image or histogram it is
+ * computed from (sub-buffers included, above). */
 
 typedef enum {
     CLPRIM_RGB8,  /* 3 bytes a pixel: R, G, B */
@@ -414,8 +428,8 @@ CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim
 /* Stable LSD radix sort, ascending, of n keys of type t: CLPRIM_UINT32,
  * CLPRIM_INT32 or CLPRIM_FLOAT (other types: CLPRIM_INVALID_ARGUMENT). Keys
  * are read from keys_in and the sorted keys written to keys_out; keys_in is left
- * as it was unless it is keys_out. In place when keys_in == keys_out with the
- * same offset; other overlaps are CLPRIM_INVALID_ARGUMENT. The context's
+ * as it was unless it is keys_out. In place when keys_in and keys_out are the
+ * same elements; other overlaps are CLPRIM_INVALID_ARGUMENT. The context's
  * scratch holds a temporary copy of the keys (and values) and the digit counts.
  *
  * Floats sort by their bits made order-preserving (sign bit set: every bit
@@ -435,8 +449,8 @@ CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl
 /* The same with a cl_uint value per key (e.g. an index), moved with its key:
  * stable, so equal keys keep their values in input order. values_in may be
  * NULL: the values are then the indices 0..n-1 and values_out receives the
- * sorting permutation (n at most 2^32). values_in == values_out with the same
- * offset sorts the values in place. An output may meet no other input or
+ * sorting permutation (n at most 2^32). values_in and values_out the same
+ * elements sort the values in place. An output may meet no other input or
  * output (keys_out and values_out are disjoint). */
 CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in,
                                            size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,

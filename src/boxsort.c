@@ -48,12 +48,6 @@ static clprim_status check_grid(clprim_context *ctx, const clprim_box_grid *grid
     return CLPRIM_SUCCESS;
 }
 
-/* Byte ranges [a, a + an) and [b, b + bn) of the same buffer meet. */
-static int bytes_meet(cl_mem a, size_t a_begin, size_t a_bytes, cl_mem b, size_t b_begin, size_t b_bytes)
-{
-    return a && b && a == b && a_bytes && b_bytes && a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
-}
-
 clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, cl_mem positions,
                               size_t positions_offset, size_t n, cl_mem box_start, size_t box_start_offset,
                               cl_mem order, size_t order_offset, cl_mem sorted_positions,
@@ -68,35 +62,25 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
                         "clprim_box_sort: n = %zu particles; indices and box starts are cl_uint, so n must be "
                         "below 2^32",
                         n);
+    /* Read, then three outputs; none meets another. */
+    const char *const names[4] = {"positions", "box_start", "order", "sorted_positions"};
+    clprim_region r[4] = {{0}};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "positions", positions, positions_offset, n, 3 * sizeof(cl_float), 0);
+        s = clprim_check_buffer(ctx, names[0], positions, positions_offset, n, 3 * sizeof(cl_float), CLPRIM_READS,
+                                &r[0]);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "box_start", box_start, box_start_offset, boxes + 1, sizeof(cl_uint), 1);
+        s = clprim_check_buffer(ctx, names[1], box_start, box_start_offset, boxes + 1, sizeof(cl_uint),
+                                CLPRIM_WRITES, &r[1]);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "order", order, order_offset, n, sizeof(cl_uint), 1);
+        s = clprim_check_buffer(ctx, names[2], order, order_offset, n, sizeof(cl_uint), CLPRIM_WRITES, &r[2]);
     if (s == CLPRIM_SUCCESS && sorted_positions)
-        s = clprim_check_buffer(ctx, "sorted_positions", sorted_positions, sorted_positions_offset, n,
-                                3 * sizeof(cl_float), 1);
+        s = clprim_check_buffer(ctx, names[3], sorted_positions, sorted_positions_offset, n, 3 * sizeof(cl_float),
+                                CLPRIM_WRITES, &r[3]);
+    for (int i = 0; i < 4 && s == CLPRIM_SUCCESS; i++)
+        for (int j = i + 1; j < 4 && s == CLPRIM_SUCCESS; j++)
+            s = clprim_check_disjoint(ctx, "clprim_box_sort", names[i], &r[i], names[j], &r[j], 0);
     if (s != CLPRIM_SUCCESS)
         return s;
-
-    /* Outputs meet neither the positions nor each other. */
-    struct {
-        const char *name;
-        cl_mem buf;
-        size_t begin, bytes;
-    } r[4] = {
-        {"positions", positions, positions_offset * 12, n * 12},
-        {"box_start", box_start, box_start_offset * 4, (boxes + 1) * 4},
-        {"order", order, order_offset * 4, n * 4},
-        {"sorted_positions", sorted_positions, sorted_positions_offset * 12, n * 12},
-    };
-    for (int i = 0; i < 4; i++)
-        for (int j = i + 1; j < 4; j++)
-            if (bytes_meet(r[i].buf, r[i].begin, r[i].bytes, r[j].buf, r[j].begin, r[j].bytes))
-                return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                                   "clprim_box_sort: %s and %s are the same buffer with overlapping ranges",
-                                   r[i].name, r[j].name);
 
     /* Scratch: ids, sorted ids, then the sort's own part; the scan of the box
      * counts reuses the sort's part once the sort is done. */

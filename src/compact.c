@@ -134,13 +134,8 @@ clprim_status clprim_compact_options(clprim_context *ctx, const clprim_type_info
     return CLPRIM_SUCCESS;
 }
 
-/* Byte ranges [a, a + an) and [b, b + bn) of the same buffer overlap. */
-static int overlaps(cl_mem x, size_t a, size_t an, cl_mem y, size_t b, size_t bn)
-{
-    return x == y && an && bn && a < b + bn && b < a + an;
-}
-
-static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate *keep, size_t n)
+static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate *keep, size_t n,
+                                     clprim_region *flags)
 {
     if (!keep)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep (the predicate) is NULL");
@@ -153,7 +148,7 @@ static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate
     if (keep->keep == CLPRIM_KEEP_FLAGGED) {
         if (!keep->flags)
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL (CLPRIM_KEEP_FLAGGED)");
-        return clprim_check_buffer(ctx, "keep->flags", keep->flags, keep->flags_offset, n, 1, 0);
+        return clprim_check_buffer(ctx, "keep->flags", keep->flags, keep->flags_offset, n, 1, CLPRIM_READS, flags);
     }
     if (keep->keep == CLPRIM_KEEP_EXPRESSION && (!keep->expression || !*keep->expression))
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->expression is %s (CLPRIM_KEEP_EXPRESSION)",
@@ -191,36 +186,32 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                              size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, size_t *kept,
                              cl_mem kept_buffer, size_t kept_offset, cl_event *done)
 {
+    static const char *const fn = "clprim_compact";
     const clprim_type_info *type;
-    clprim_status s = clprim_check_context(ctx, "clprim_compact");
+    clprim_region flag_bytes = {0}, src_bytes, dst_bytes, kept_bytes = {0};
+    clprim_status s = clprim_check_context(ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)
-        s = check_predicate(ctx, keep, n);
+        s = check_predicate(ctx, keep, n, &flag_bytes);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, "src", src, src_offset, "dst", dst, dst_offset, n, type->size);
+        s = clprim_check_src_dst(ctx, fn, "src", &src, &src_offset, "dst", dst, dst_offset, n, type->size, &src_bytes,
+                                 &dst_bytes);
     if (s == CLPRIM_SUCCESS && kept_buffer)
-        s = clprim_check_buffer(ctx, "kept_buffer", kept_buffer, kept_offset, 1, sizeof(cl_ulong), 1);
+        s = clprim_check_buffer(ctx, "kept_buffer", kept_buffer, kept_offset, 1, sizeof(cl_ulong), CLPRIM_WRITES,
+                                &kept_bytes);
+    /* Outputs meet nothing but src in place; empty regions meet nothing. */
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "keep->flags", &flag_bytes, "dst", &dst_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "dst", &dst_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "src", &src_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "keep->flags", &flag_bytes, 0);
     if (s != CLPRIM_SUCCESS)
         return s;
-    const size_t es = type->size, src_at = src_offset * es, dst_at = dst_offset * es;
-    if (keep->keep == CLPRIM_KEEP_FLAGGED && overlaps(keep->flags, keep->flags_offset, n, dst, dst_at, n * es))
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                           "keep->flags bytes [%zu, %zu) overlap dst bytes [%zu, %zu) of the same buffer",
-                           keep->flags_offset, keep->flags_offset + n, dst_at, dst_at + n * es);
-    if (kept_buffer) {
-        size_t at = kept_offset * sizeof(cl_ulong);
-        const char *what = overlaps(kept_buffer, at, 8, dst, dst_at, n * es)   ? "dst"
-                           : overlaps(kept_buffer, at, 8, src, src_at, n * es) ? "src"
-                           : keep->keep == CLPRIM_KEEP_FLAGGED &&
-                                   overlaps(kept_buffer, at, 8, keep->flags, keep->flags_offset, n)
-                               ? "keep->flags"
-                               : NULL;
-        if (what)
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "kept_buffer's cl_ulong at element %zu (bytes [%zu, %zu)) overlaps %s", kept_offset,
-                               at, at + 8, what);
-    }
+    const size_t es = type->size;
 
     /* Build (or fetch) the kernels before anything is enqueued: a predicate that
      * does not compile leaves every buffer untouched. */

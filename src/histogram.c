@@ -353,21 +353,17 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
         span = (n - 1) * stride + 1;
     }
     clprim_histogram_params p;
+    clprim_region in, out;
     s = clprim_histogram_prepare(ctx, t, lo, hi, bins, &p);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, src_offset, span, type->size, 0);
+        s = clprim_check_buffer(ctx, "src", src, src_offset, span, type->size, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "counts", counts, counts_offset, bins, sizeof(cl_uint), 1);
+        s = clprim_check_buffer(ctx, "counts", counts, counts_offset, bins, sizeof(cl_uint),
+                                accumulate ? CLPRIM_READS_WRITES : CLPRIM_WRITES, &out);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, function, "src", &in, "counts", &out, 0);
     if (s != CLPRIM_SUCCESS)
         return s;
-    if (src == counts && span > 0) {
-        size_t a = src_offset * type->size, an = span * type->size;
-        size_t b = counts_offset * sizeof(cl_uint), bn = bins * sizeof(cl_uint);
-        if (a < b + bn && b < a + an)
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "src bytes [%zu, %zu) and counts bytes [%zu, %zu) overlap in the same buffer", a,
-                               a + an, b, b + bn);
-    }
     return clprim_histogram_ex(ctx, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan, done);
 }
 

@@ -28,7 +28,7 @@ const char *clprim_pixel_format_name(clprim_pixel_format format)
 #define WHO(function) (function) ? (function) : "", (function) ? ": " : ""
 
 clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
-                                 const clprim_image *img, int written, clprim_image_layout *out)
+                                 const clprim_image *img, clprim_access access, clprim_image_layout *out)
 {
     if (!img)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s%s%s is NULL", WHO(function), name);
@@ -56,8 +56,9 @@ clprim_status clprim_check_image(clprim_context *ctx, const char *function, cons
                            "%s%s%s: offset %zu + (height %zu - 1) x row_pitch %zu + %zu overflows size_t",
                            WHO(function), name, img->offset, img->height, pitch, row);
     size_t end = img->offset + (img->height - 1) * pitch + row;
-    /* Valid, of this context, writable when written: the shared check with n = 0. */
-    clprim_status s = clprim_check_buffer(ctx, name, img->data, 0, 0, 1, written);
+    /* A buffer of this context that allows the access: the shared check with n = 0. */
+    clprim_region region;
+    clprim_status s = clprim_check_buffer(ctx, name, img->data, 0, 0, 1, access, &region);
     if (s != CLPRIM_SUCCESS)
         return s;
     size_t bytes;
@@ -70,20 +71,11 @@ clprim_status clprim_check_image(clprim_context *ctx, const char *function, cons
                            "((height - 1) x row_pitch + width x %zu), but the buffer holds %zu bytes",
                            WHO(function), name, img->width, img->height, format, img->offset, pitch, end, bpp,
                            bytes);
+    region.first = region.origin + img->offset;
+    region.end = region.origin + end;
+    region.pitch = pitch;
+    region.unit = bpp;
     *out = (clprim_image_layout){img->data, img->offset, pitch,      img->width, (cl_ulong)img->width * img->height,
-                                 (cl_uint)bpp, img->height, img->offset, end};
+                                 (cl_uint)bpp, img->height, img->offset, end, region};
     return CLPRIM_SUCCESS;
-}
-
-clprim_status clprim_check_image_overlap(clprim_context *ctx, const char *function, const clprim_image_layout *src,
-                                         const clprim_image_layout *dst)
-{
-    if (src->data != dst->data || src->end <= dst->first || dst->end <= src->first)
-        return CLPRIM_SUCCESS;
-    if (src->first == dst->first && src->pitch == dst->pitch && src->bpp == dst->bpp)
-        return CLPRIM_SUCCESS;
-    return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                       "%s%ssrc and dst share bytes [%zu, %zu) and [%zu, %zu) of one buffer without being the same "
-                       "image; pass the same image to work in place",
-                       WHO(function), src->first, src->end, dst->first, dst->end);
 }

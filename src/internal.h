@@ -81,17 +81,42 @@ clprim_status clprim_check_context(const clprim_context *ctx, const char *functi
 /* Known enum value and, for doubles, fp64 on the device. */
 clprim_status clprim_check_type(clprim_context *ctx, clprim_type t, const clprim_type_info **info);
 clprim_status clprim_check_op(clprim_context *ctx, clprim_op op);
-/* Non-NULL, of this context, offset + n elements within CL_MEM_SIZE without
- * overflow, and writable when the call writes to it. */
-clprim_status clprim_check_buffer(clprim_context *ctx, const char *name, cl_mem buf, size_t offset,
-                                  size_t n, size_t elem_size, int written);
-/* Same buffer and same offset (in place) or disjoint ranges. */
-clprim_status clprim_check_no_overlap(clprim_context *ctx, cl_mem src, size_t src_offset, cl_mem dst,
-                                      size_t dst_offset, size_t n);
-/* The usual pair: src read, dst written, the two in place or disjoint. */
-clprim_status clprim_check_src_dst(clprim_context *ctx, const char *src_name, cl_mem src, size_t src_offset,
-                                   const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
-                                   size_t elem_size);
+/* How a call uses a buffer: a source must not be CL_MEM_WRITE_ONLY, an output
+ * not CL_MEM_READ_ONLY. */
+typedef enum { CLPRIM_READS = 1, CLPRIM_WRITES = 2, CLPRIM_READS_WRITES = 3 } clprim_access;
+
+/* The bytes an argument spans, in the buffer that owns them: sub-buffers are
+ * resolved to their root, so two handles to one memory compare equal. */
+typedef struct {
+    cl_mem root;       /* the buffer itself, or the one it is a sub-buffer of */
+    size_t origin;     /* where the argument's handle starts in root */
+    size_t first, end; /* bytes [first, end) of root */
+    int sub;           /* the handle is a sub-buffer */
+    size_t pitch;      /* the layout, for in place: bytes a row (images) or 0 */
+    size_t unit;       /* bytes an element or a pixel */
+} clprim_region;
+
+/* Non-NULL, a buffer (not an image object) of this context, offset + n elements
+ * within CL_MEM_SIZE without overflow, not CL_MEM_READ_ONLY when written nor
+ * CL_MEM_WRITE_ONLY when read. Fills *region (when not NULL) with the elements'
+ * bytes in their root buffer. */
+clprim_status clprim_check_buffer(clprim_context *ctx, const char *name, cl_mem buf, size_t offset, size_t n,
+                                  size_t elem_size, clprim_access access, clprim_region *region);
+/* The same root bytes with the same layout: in place. */
+int clprim_same_region(const clprim_region *a, const clprim_region *b);
+/* a and b share no byte of one root buffer or, with allow_same, are exactly the
+ * same region (in place). The message names both, their root byte ranges and
+ * any sub-buffer; it starts "<function>: " when function is not NULL. */
+clprim_status clprim_check_disjoint(clprim_context *ctx, const char *function, const char *a_name,
+                                    const clprim_region *a, const char *b_name, const clprim_region *b,
+                                    int allow_same);
+/* The usual pair: src read, dst written, the two in place or disjoint; fills
+ * *in and *out. In place through two handles (a sub-buffer and its parent),
+ * *src and *src_offset become dst and dst_offset, so that the kernels see one
+ * handle and take the in-place path. */
+clprim_status clprim_check_src_dst(clprim_context *ctx, const char *function, const char *src_name, cl_mem *src,
+                                   size_t *src_offset, const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
+                                   size_t elem_size, clprim_region *in, clprim_region *out);
 
 /* ---- Images (image.c): the argument checks shared by threshold.c and kmeans.c ---- */
 
@@ -103,22 +128,19 @@ typedef struct {
     cl_ulong offset, pitch, width, n; /* see above; width and n in pixels */
     cl_uint bpp;
     size_t height;
-    size_t first, end; /* the bytes it spans: [first, end) */
+    size_t first, end; /* the bytes it spans in data: [first, end) */
+    clprim_region region; /* the same bytes in data's root buffer */
 } clprim_image_layout;
 
 /* "RGB8", "RGBA8", "GREY8"; "unknown" outside the enum. */
 const char *clprim_pixel_format_name(clprim_pixel_format format);
 /* img non-NULL, a known format, data non-NULL, positive sizes, row_pitch at
  * least a row, no size_t overflow, inside a valid buffer of this context
- * (writable when written); fills *out. Messages start "<function>: " when
+ * (not CL_MEM_READ_ONLY when written, not CL_MEM_WRITE_ONLY when read); fills
+ * *out. Overlaps are checked with clprim_check_disjoint on out->region. Messages start "<function>: " when
  * function is not NULL, then name the image ("src", "dst"). */
 clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
-                                 const clprim_image *img, int written, clprim_image_layout *out);
-/* src and dst the same image (same first byte, pitch and pixel size: in place)
- * or disjoint bytes. function as above. */
-clprim_status clprim_check_image_overlap(clprim_context *ctx, const char *function, const clprim_image_layout *src,
-                                         const clprim_image_layout *dst);
-
+                                 const clprim_image *img, clprim_access access, clprim_image_layout *out);
 /* ---- Tuning (tuning.c) ---- */
 
 /* The table entry for the context's device class, adjusted to its limits. */

@@ -171,9 +171,10 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
                             clprim_kmeans_info *info)
 {
     clprim_image_layout in, out = {0};
+    clprim_region labelled = {0};
     clprim_status s = clprim_check_context(ctx, "clprim_kmeans");
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, "clprim_kmeans", "src", src, 0, &in);
+        s = clprim_check_image(ctx, "clprim_kmeans", "src", src, CLPRIM_READS, &in);
     if (s != CLPRIM_SUCCESS)
         return s;
     const unsigned dims = clprim_kmeans_dims(src->format);
@@ -194,7 +195,7 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
                            "clprim_kmeans: %zu x %zu = %zu pixels; at most 2^32 - 1 are supported", src->width,
                            src->height, n);
     if (dst) {
-        s = clprim_check_image(ctx, "clprim_kmeans", "dst", dst, 1, &out);
+        s = clprim_check_image(ctx, "clprim_kmeans", "dst", dst, CLPRIM_WRITES, &out);
         if (s != CLPRIM_SUCCESS)
             return s;
         if (dst->format != src->format || out.width != in.width || out.height != in.height)
@@ -202,22 +203,20 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
                                "clprim_kmeans: dst (%zu x %zu, format %d) must have the size and format of src "
                                "(%zu x %zu, format %d)",
                                dst->width, dst->height, (int)dst->format, src->width, src->height, (int)src->format);
-        s = clprim_check_image_overlap(ctx, "clprim_kmeans", &in, &out);
+        s = clprim_check_disjoint(ctx, "clprim_kmeans", "src", &in.region, "dst", &out.region, 1);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
     if (labels) {
-        s = clprim_check_buffer(ctx, "labels", labels, labels_offset, n, 1, 1);
+        /* Written, then read back when dst is drawn from them. */
+        s = clprim_check_buffer(ctx, "labels", labels, labels_offset, n, 1,
+                                dst ? CLPRIM_READS_WRITES : CLPRIM_WRITES, &labelled);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, "clprim_kmeans", "labels", &labelled, "src", &in.region, 0);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, "clprim_kmeans", "labels", &labelled, "dst", &out.region, 0);
         if (s != CLPRIM_SUCCESS)
             return s;
-        const clprim_image_layout *imgs[2] = {&in, dst ? &out : NULL};
-        for (int i = 0; i < 2; i++)
-            if (imgs[i] && imgs[i]->data == labels && labels_offset < imgs[i]->end &&
-                imgs[i]->first < labels_offset + n)
-                return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                                   "clprim_kmeans: labels [%zu, %zu) overlaps the bytes of %s [%zu, %zu)",
-                                   labels_offset, labels_offset + n, i ? "dst" : "src", imgs[i]->first,
-                                   imgs[i]->end);
     }
 
     /* Scratch: labels (when the caller keeps none), the work-groups' partials,

@@ -176,22 +176,6 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
 
 /* ---- The public calls ---- */
 
-/* Element ranges [a, a + n) and [b, b + n) of 4-byte elements in the same buffer meet. */
-static int ranges_meet(cl_mem a, size_t a_offset, cl_mem b, size_t b_offset, size_t n)
-{
-    return a && b && a == b && n > 0 && a_offset < b_offset + n && b_offset < a_offset + n;
-}
-
-static clprim_status check_disjoint(clprim_context *ctx, const char *fn, const char *a_name, cl_mem a,
-                                    size_t a_offset, const char *b_name, cl_mem b, size_t b_offset, size_t n)
-{
-    if (!ranges_meet(a, a_offset, b, b_offset, n))
-        return CLPRIM_SUCCESS;
-    return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                       "%s: %s [%zu, %zu) and %s [%zu, %zu) are the same buffer with overlapping ranges", fn,
-                       a_name, a_offset, a_offset + n, b_name, b_offset, b_offset + n);
-}
-
 static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl_mem keys_in,
                           size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, int pairs,
                           cl_mem values_in, size_t values_in_offset, cl_mem values_out,
@@ -204,26 +188,24 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
     if (s == CLPRIM_SUCCESS && t != CLPRIM_UINT32 && t != CLPRIM_INT32 && t != CLPRIM_FLOAT)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s sorts uint32, int32 and float keys, not %s", fn,
                         type->label);
+    clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, "keys_in", keys_in, keys_in_offset, "keys_out", keys_out, keys_out_offset,
-                                 n, 4);
+        s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out,
+                                 keys_out_offset, n, 4, &keys_read, &keys_written);
     if (pairs) {
         if (s == CLPRIM_SUCCESS && values_in)
-            s = clprim_check_buffer(ctx, "values_in", values_in, values_in_offset, n, 4, 0);
+            s = clprim_check_src_dst(ctx, fn, "values_in", &values_in, &values_in_offset, "values_out", values_out,
+                                     values_out_offset, n, 4, &values_read, &values_written);
+        else if (s == CLPRIM_SUCCESS)
+            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, 4, CLPRIM_WRITES,
+                                    &values_written);
+        /* An output may meet nothing but its own input in place. */
         if (s == CLPRIM_SUCCESS)
-            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, 4, 1);
-        if (s == CLPRIM_SUCCESS && values_in)
-            s = clprim_check_no_overlap(ctx, values_in, values_in_offset, values_out, values_out_offset, n);
-        /* An output may meet nothing but its own input at the same offset. */
+            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_out", &values_written, 0);
         if (s == CLPRIM_SUCCESS)
-            s = check_disjoint(ctx, fn, "keys_out", keys_out, keys_out_offset, "values_out", values_out,
-                               values_out_offset, n);
+            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_in", &values_read, 0);
         if (s == CLPRIM_SUCCESS)
-            s = check_disjoint(ctx, fn, "keys_out", keys_out, keys_out_offset, "values_in", values_in,
-                               values_in_offset, n);
-        if (s == CLPRIM_SUCCESS)
-            s = check_disjoint(ctx, fn, "values_out", values_out, values_out_offset, "keys_in", keys_in,
-                               keys_in_offset, n);
+            s = clprim_check_disjoint(ctx, fn, "values_out", &values_written, "keys_in", &keys_read, 0);
         if (s == CLPRIM_SUCCESS && !values_in && (cl_ulong)n > (cl_ulong)UINT32_MAX + 1)
             s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "%s: values_in is NULL (values are the indices) but n = %zu has indices beyond "

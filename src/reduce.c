@@ -35,7 +35,7 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_op(ctx, op);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, 0);
+        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
     if (s == CLPRIM_SUCCESS && !result)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
     if (s != CLPRIM_SUCCESS)

@@ -99,13 +99,15 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
                           size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_event *done)
 {
     const clprim_type_info *type;
+    clprim_region in, out;
     clprim_status s = clprim_check_context(ctx, "clprim_scan");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_op(ctx, op);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, "src", src, src_offset, "dst", dst, dst_offset, n, type->size);
+        s = clprim_check_src_dst(ctx, "clprim_scan", "src", &src, &src_offset, "dst", dst, dst_offset, n,
+                                 type->size, &in, &out);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0)

@@ -26,7 +26,7 @@ static size_t align_up(size_t x)
 /* ---- Checks ---- */
 
 static clprim_status check_planar(clprim_context *ctx, const char *name, const clprim_planar_image *img,
-                                  int written, clprim_image_layout *out)
+                                  clprim_access access, clprim_image_layout *out)
 {
     if (!img)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s is NULL", name);
@@ -40,11 +40,13 @@ static clprim_status check_planar(clprim_context *ctx, const char *name, const c
                            img->width, img->height);
     size_t n = img->width * img->height;
     /* Three planes: offset + 3n floats, with the shared check's message. */
-    clprim_status s = clprim_check_buffer(ctx, name, img->data, img->offset, 3 * n, sizeof(cl_float), written);
+    clprim_region region;
+    clprim_status s =
+        clprim_check_buffer(ctx, name, img->data, img->offset, 3 * n, sizeof(cl_float), access, &region);
     if (s != CLPRIM_SUCCESS)
         return s;
-    *out = (clprim_image_layout){img->data, img->offset, 0, img->width, n, 0, img->height,
-                                 img->offset * sizeof(cl_float), (img->offset + 3 * n) * sizeof(cl_float)};
+    *out = (clprim_image_layout){img->data,    img->offset, 0, img->width, n, 0, img->height,
+                                 img->offset * sizeof(cl_float), (img->offset + 3 * n) * sizeof(cl_float), region};
     return CLPRIM_SUCCESS;
 }
 
@@ -107,9 +109,9 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
     if (s == CLPRIM_SUCCESS)
         s = check_ratio(ctx, ratio, mode);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "src", src, 0, &in);
+        s = clprim_check_image(ctx, NULL, "src", src, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "dst", dst, 1, &out);
+        s = clprim_check_image(ctx, NULL, "dst", dst, CLPRIM_WRITES, &out);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (src->format == CLPRIM_GREY8)
@@ -119,7 +121,7 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
                            clprim_pixel_format_name(src->format), clprim_pixel_format_name(dst->format));
     s = check_same_size(ctx, &in, &out, src->height, dst->height);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image_overlap(ctx, NULL, &in, &out);
+        s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     cl_kernel kernel;
     if (s == CLPRIM_SUCCESS)
         s = get_kernel(ctx, "threshold_red_interleaved", fits_index32(&in, &out), &kernel);
@@ -145,13 +147,13 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
     if (s == CLPRIM_SUCCESS)
         s = check_ratio(ctx, ratio, mode);
     if (s == CLPRIM_SUCCESS)
-        s = check_planar(ctx, "src", src, 0, &in);
+        s = check_planar(ctx, "src", src, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS)
-        s = check_planar(ctx, "dst", dst, 1, &out);
+        s = check_planar(ctx, "dst", dst, CLPRIM_WRITES, &out);
     if (s == CLPRIM_SUCCESS)
         s = check_same_size(ctx, &in, &out, src->height, dst->height);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image_overlap(ctx, NULL, &in, &out);
+        s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     cl_kernel kernel;
     if (s == CLPRIM_SUCCESS)
         s = get_kernel(ctx, "threshold_red_planar", fits_index32(&in, &out), &kernel);
@@ -247,10 +249,11 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
                                      size_t bins, cl_mem hist, size_t hist_offset, cl_event *done)
 {
     clprim_image_layout in;
+    clprim_region counts;
     cl_uint nch = 0;
     clprim_status s = clprim_check_context(ctx, "clprim_image_histogram");
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "image", image, 0, &in);
+        s = clprim_check_image(ctx, NULL, "image", image, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS)
         s = check_channel(ctx, channel, image->format, &nch);
     if (s == CLPRIM_SUCCESS)
@@ -258,7 +261,9 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
     if (s == CLPRIM_SUCCESS)
         s = check_pixel_count(ctx, &in);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "hist", hist, hist_offset, nch * bins, sizeof(cl_uint), 1);
+        s = clprim_check_buffer(ctx, "hist", hist, hist_offset, nch * bins, sizeof(cl_uint), CLPRIM_WRITES, &counts);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, NULL, "image", &in.region, "hist", &counts, 0);
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_uint slots = nch * (cl_uint)bins;
@@ -298,13 +303,16 @@ static clprim_status read_level(clprim_context *ctx, cl_mem level, size_t level_
 clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, size_t bins, cl_mem level,
                           size_t level_offset, unsigned *result, cl_event *done)
 {
+    clprim_region counts, out = {0};
     clprim_status s = clprim_check_context(ctx, "clprim_otsu");
     if (s == CLPRIM_SUCCESS)
         s = check_bins(ctx, bins);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "hist", hist, hist_offset, bins, sizeof(cl_uint), 0);
+        s = clprim_check_buffer(ctx, "hist", hist, hist_offset, bins, sizeof(cl_uint), CLPRIM_READS, &counts);
     if (s == CLPRIM_SUCCESS && level)
-        s = clprim_check_buffer(ctx, "level", level, level_offset, 1, sizeof(cl_uint), 1);
+        s = clprim_check_buffer(ctx, "level", level, level_offset, 1, sizeof(cl_uint), CLPRIM_WRITES, &out);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, NULL, "hist", &counts, "level", &out, 0);
     if (s == CLPRIM_SUCCESS && !level && !result)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level and result are both NULL: nowhere to put the level");
     if (s != CLPRIM_SUCCESS)
@@ -328,13 +336,13 @@ static clprim_status check_grey_images(clprim_context *ctx, const char *function
 {
     clprim_status s = clprim_check_context(ctx, function);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "src", src, 0, in);
+        s = clprim_check_image(ctx, NULL, "src", src, CLPRIM_READS, in);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "dst", dst, 1, out);
+        s = clprim_check_image(ctx, NULL, "dst", dst, CLPRIM_WRITES, out);
     if (s == CLPRIM_SUCCESS)
         s = check_same_size(ctx, in, out, src->height, dst->height);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image_overlap(ctx, NULL, in, out);
+        s = clprim_check_disjoint(ctx, NULL, "src", &in->region, "dst", &out->region, 1);
     return s;
 }
 
@@ -373,17 +381,15 @@ clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_ima
                                            cl_mem level, size_t level_offset, cl_event *done)
 {
     clprim_image_layout in, out;
+    clprim_region read;
     clprim_status s = check_grey_images(ctx, "clprim_threshold_grey_buffer", src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "level", level, level_offset, 1, sizeof(cl_uint), 0);
+        s = clprim_check_buffer(ctx, "level", level, level_offset, 1, sizeof(cl_uint), CLPRIM_READS, &read);
+    /* Every work-item reads the level while others write dst: they must not share bytes. */
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, NULL, "level", &read, "dst", &out.region, 0);
     if (s != CLPRIM_SUCCESS)
         return s;
-    /* Every work-item reads the level while others write dst: they must not share bytes. */
-    size_t first = level_offset * sizeof(cl_uint);
-    if (level == out.data && first < out.end && out.first < first + sizeof(cl_uint))
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                           "level (bytes [%zu, %zu)) lies inside dst's bytes [%zu, %zu) of the same buffer", first,
-                           first + sizeof(cl_uint), out.first, out.end);
     return grey_device(ctx, &in, &out, level, level_offset, 0, done);
 }
 

@@ -205,6 +205,153 @@ void harness_assert_error(clprim_context *ctx, clprim_status got, clprim_status 
         ck_assert_msg(strcasestr(msg, needle) != NULL, "message \"%s\" does not mention \"%s\"", msg, needle);
 }
 
+/* ---- Bad calls as rows of a table ---- */
+
+typedef struct {
+    cl_context other;     /* HB_FOREIGN's context and queue */
+    cl_command_queue other_queue;
+    size_t align;         /* bytes, for HB_A_AT_ALIGN */
+    int images;           /* CL_DEVICE_IMAGE_SUPPORT */
+    cl_mem buf[HB_COUNT]; /* HB_NULL stays NULL */
+    unsigned char *init[HB_COUNT];
+} bad_call_buffers;
+
+static const char *const bad_buffer_names[HB_COUNT] = {"NULL",       "A",         "B",
+                                                       "READ_ONLY",  "WRITE_ONLY", "FOREIGN",
+                                                       "A_AT_0",     "A_AT_ALIGN", "IMAGE"};
+
+#define BAD_IMAGE_SIDE 16 /* RGBA8 pixels a side */
+
+static void bad_buffers_open(clprim_context *ctx, bad_call_buffers *b)
+{
+    memset(b, 0, sizeof *b);
+    cl_uint align_bits = 0;
+    cl_bool images = CL_FALSE;
+    cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(ctx->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clGetDeviceInfo: %s", clprim_cl_error_name(err));
+    b->align = align_bits / 8;
+    ck_assert_msg(b->align > 0 && b->align < HARNESS_BAD_BYTES / 2, "CL_DEVICE_MEM_BASE_ADDR_ALIGN %u bits",
+                  align_bits);
+    b->images = images == CL_TRUE;
+    b->other = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        b->other_queue = clCreateCommandQueue(b->other, ctx->device, 0, &err);
+    ck_assert_msg(err == CL_SUCCESS, "a second cl_context: %s", clprim_cl_error_name(err));
+}
+
+static void bad_buffers_close(bad_call_buffers *b)
+{
+    clReleaseCommandQueue(b->other_queue);
+    clReleaseContext(b->other);
+}
+
+/* Fresh buffers of random bytes for one row. */
+static void bad_buffers_create(clprim_context *ctx, bad_call_buffers *b, uint64_t *rng)
+{
+    static const cl_mem_flags flags[HB_COUNT] = {
+        [HB_A] = CL_MEM_READ_WRITE,      [HB_B] = CL_MEM_READ_WRITE,       [HB_READ_ONLY] = CL_MEM_READ_ONLY,
+        [HB_WRITE_ONLY] = CL_MEM_WRITE_ONLY, [HB_FOREIGN] = CL_MEM_READ_WRITE, [HB_IMAGE] = CL_MEM_READ_WRITE};
+    const size_t image_bytes = BAD_IMAGE_SIDE * BAD_IMAGE_SIDE * 4;
+    for (int i = HB_A; i < HB_COUNT; i++) {
+        if (i == HB_A_AT_0 || i == HB_A_AT_ALIGN || (i == HB_IMAGE && !b->images))
+            continue;
+        size_t bytes = i == HB_IMAGE ? image_bytes : HARNESS_BAD_BYTES;
+        b->init[i] = harness_malloc(bytes);
+        harness_fill_random(CLPRIM_UINT8, b->init[i], bytes, rng);
+        cl_int err;
+        if (i == HB_IMAGE) {
+            const cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+            cl_image_desc desc = {0};
+            desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+            desc.image_width = desc.image_height = BAD_IMAGE_SIDE;
+            b->buf[i] = clCreateImage(ctx->context, flags[i] | CL_MEM_COPY_HOST_PTR, &format, &desc, b->init[i],
+                                      &err);
+        } else {
+            b->buf[i] = clCreateBuffer(i == HB_FOREIGN ? b->other : ctx->context, flags[i] | CL_MEM_COPY_HOST_PTR,
+                                       bytes, b->init[i], &err);
+        }
+        ck_assert_msg(err == CL_SUCCESS, "creating buffer %s: %s", bad_buffer_names[i], clprim_cl_error_name(err));
+    }
+    const cl_buffer_region at[2] = {{0, HARNESS_BAD_BYTES / 2}, {b->align, HARNESS_BAD_BYTES / 2}};
+    for (int i = 0; i < 2; i++) {
+        cl_int err;
+        b->buf[HB_A_AT_0 + i] =
+            clCreateSubBuffer(b->buf[HB_A], CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &at[i], &err);
+        ck_assert_msg(err == CL_SUCCESS, "a sub-buffer at byte %zu: %s", at[i].origin, clprim_cl_error_name(err));
+    }
+}
+
+/* Asserts every buffer holds its first bytes, then releases them all. */
+static void bad_buffers_check_release(clprim_context *ctx, bad_call_buffers *b, const harness_bad_call *row)
+{
+    unsigned char *now = harness_malloc(HARNESS_BAD_BYTES);
+    for (int i = HB_A; i < HB_COUNT; i++) {
+        if (!b->init[i])
+            continue;
+        cl_int err;
+        size_t bytes = HARNESS_BAD_BYTES;
+        if (i == HB_IMAGE) {
+            const size_t origin[3] = {0, 0, 0}, region[3] = {BAD_IMAGE_SIDE, BAD_IMAGE_SIDE, 1};
+            bytes = BAD_IMAGE_SIDE * BAD_IMAGE_SIDE * 4;
+            err = clEnqueueReadImage(clprim_queue(ctx), b->buf[i], CL_TRUE, origin, region, 0, 0, now, 0, NULL,
+                                     NULL);
+        } else {
+            err = clEnqueueReadBuffer(i == HB_FOREIGN ? b->other_queue : clprim_queue(ctx), b->buf[i], CL_TRUE, 0,
+                                      bytes, now, 0, NULL, NULL);
+        }
+        ck_assert_msg(err == CL_SUCCESS, "%s: reading buffer %s back: %s", row->what, bad_buffer_names[i],
+                      clprim_cl_error_name(err));
+        ck_assert_msg(memcmp(now, b->init[i], bytes) == 0, "%s: buffer %s changed", row->what,
+                      bad_buffer_names[i]);
+    }
+    free(now);
+    /* Sub-buffers first: they hold a reference to A. */
+    for (int i = HB_COUNT - 1; i > HB_NULL; i--) {
+        if (b->buf[i])
+            clReleaseMemObject(b->buf[i]);
+        free(b->init[i]);
+        b->buf[i] = NULL;
+        b->init[i] = NULL;
+    }
+}
+
+static int uses_image(const harness_bad_call *row)
+{
+    for (int i = 0; i < 4; i++)
+        if (row->buf[i] == HB_IMAGE)
+            return 1;
+    return 0;
+}
+
+void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_bad_caller call)
+{
+    uint64_t rng = harness_rng(0xBAD);
+    FOR_EACH_DEVICE(ctx) {
+        bad_call_buffers b;
+        bad_buffers_open(ctx, &b);
+        for (size_t r = 0; r < count; r++) {
+            const harness_bad_call *row = &rows[r];
+            if (uses_image(row) && !b.images)
+                continue;
+            bad_buffers_create(ctx, &b, &rng);
+            cl_mem args[4];
+            for (int i = 0; i < 4; i++)
+                args[i] = b.buf[row->buf[i]];
+            clprim_context *use = row->null_ctx ? NULL : ctx;
+            clprim_status got = call(use, row, args);
+            const char *msg = clprim_last_error(use);
+            ck_assert_msg(got == row->want, "%s: status %s, want %s (message: \"%s\")", row->what,
+                          clprim_status_name(got), clprim_status_name(row->want), msg ? msg : "(null)");
+            ck_assert_msg(msg && strcasestr(msg, row->needle), "%s: message \"%s\" does not mention \"%s\"",
+                          row->what, msg ? msg : "(null)", row->needle);
+            bad_buffers_check_release(ctx, &b, row);
+        }
+        bad_buffers_close(&b);
+    }
+}
+
 /* ---- Environment ---- */
 
 #define MAX_ENV 32

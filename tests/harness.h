@@ -80,6 +80,45 @@ const char *harness_tuning_text(const clprim_context *ctx);
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups);
 
 
+/* ---- Bad calls as rows of a table ----
+ * A suite lists bad calls in a static table of harness_bad_call rows and gives
+ * one function that makes the call a row describes. For each row and device,
+ * harness_run_bad_calls creates fresh buffers (below), makes the call, asserts
+ * the status and a word of the message (clprim_last_error(NULL) when the row's
+ * ctx is NULL), and that every buffer still holds exactly the bytes it started
+ * with. */
+
+#define HARNESS_BAD_BYTES 65536 /* each buffer's size; sub-buffers span half of it */
+
+typedef enum {
+    HB_NULL,       /* a NULL cl_mem */
+    HB_A,          /* read-write, random bytes */
+    HB_B,          /* read-write, random bytes */
+    HB_READ_ONLY,  /* CL_MEM_READ_ONLY, random bytes */
+    HB_WRITE_ONLY, /* CL_MEM_WRITE_ONLY, random bytes */
+    HB_FOREIGN,    /* of another cl_context */
+    HB_A_AT_0,     /* sub-buffer of HB_A at byte 0 */
+    HB_A_AT_ALIGN, /* sub-buffer of HB_A at CL_DEVICE_MEM_BASE_ADDR_ALIGN bytes */
+    HB_IMAGE,      /* a 2D image object (rows naming it are skipped without image support) */
+    HB_COUNT
+} harness_buf;
+
+typedef struct {
+    const char *what;     /* the row, for failure messages */
+    int call;             /* which of the suite's calls (the suite's own enum) */
+    int null_ctx;         /* call with ctx NULL */
+    harness_buf buf[4];   /* the call's cl_mem arguments, in the suite's order */
+    size_t offset[4];     /* their offsets (in the call's units) */
+    size_t n;             /* the call's element count, when it takes one */
+    clprim_status want;   /* the status the call must return */
+    const char *needle;   /* a word its message must contain */
+} harness_bad_call;
+
+/* Makes the call `row` describes with buf[i] the cl_mem for row->buf[i]. */
+typedef clprim_status (*harness_bad_caller)(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf);
+
+void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_bad_caller call);
+
 /* ---- What every suite writes the same way ---- */
 
 /* Runs the block once per device of $CLPRIM_TEST_DEVICES with a fresh context

@@ -262,9 +262,9 @@ START_TEST(boxsort_bad_arguments)
         s = clprim_box_sort(ctx, &g, p, 0, n, start, 0, order, 0, small, 0, NULL);
         harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "sorted_positions");
         s = clprim_box_sort(ctx, &g, p, 0, n / 2, start, 0, start, 0, NULL, 0, NULL);
-        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlapping");
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlap");
         s = clprim_box_sort(ctx, &g, p, 0, n / 2, start, 0, order, 0, p, n / 4, NULL);
-        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlapping");
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "overlap");
 
         unsigned char buf[65 * 12];
         harness_read(ctx, start, 0, 65 * 4, buf);
@@ -285,6 +285,34 @@ START_TEST(boxsort_bad_arguments)
 }
 END_TEST
 
+/* buf: positions, box_start, order, sorted_positions; a 4 x 4 x 4 grid. */
+static clprim_status boxsort_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    const clprim_box_grid grid = {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}};
+    return clprim_box_sort(ctx, &grid, buf[0], row->offset[0], row->n, buf[1], row->offset[1], buf[2],
+                           row->offset[2], buf[3], row->offset[3], NULL);
+}
+static const harness_bad_call boxsort_bad_calls[] = {
+    {"order a sub-buffer inside positions", 0, 0, {HB_A, HB_B, HB_A_AT_ALIGN, HB_NULL}, {0, 0, 0}, 256,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"sorted_positions the positions through a sub-buffer", 0, 0, {HB_A_AT_0, HB_B, HB_B, HB_A}, {0, 0, 100, 0}, 256,
+     CLPRIM_INVALID_ARGUMENT, "sorted_positions"},
+    {"box_start a sub-buffer inside order", 0, 0, {HB_B, HB_A_AT_ALIGN, HB_A, HB_NULL}, {0}, 256,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"positions an image object", 0, 0, {HB_IMAGE, HB_A, HB_B, HB_NULL}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+    {"order an image object", 0, 0, {HB_A, HB_B, HB_IMAGE, HB_NULL}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+    {"positions CL_MEM_WRITE_ONLY", 0, 0, {HB_WRITE_ONLY, HB_A, HB_B, HB_NULL}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+};
+
+START_TEST(boxsort_bad_table)
+{
+    harness_run_bad_calls(boxsort_bad_calls, sizeof boxsort_bad_calls / sizeof *boxsort_bad_calls, boxsort_bad_call);
+}
+END_TEST
+
 static Suite *boxsort_suite(void)
 {
     Suite *s = suite_create("boxsort");
@@ -297,6 +325,7 @@ static Suite *boxsort_suite(void)
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad_arguments");
     tcase_add_test(bad, boxsort_bad_arguments);
+    tcase_add_test(bad, boxsort_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

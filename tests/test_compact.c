@@ -810,18 +810,18 @@ START_TEST(compact_bad_arguments)
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, NULL),
             CLPRIM_INVALID_ARGUMENT, "overflows");
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, NULL),
-            CLPRIM_INVALID_ARGUMENT, "overlapping");
+            CLPRIM_INVALID_ARGUMENT, "overlap");
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "kept_buffer");
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, NULL),
             CLPRIM_INVALID_ARGUMENT, "kept_buffer");
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, NULL),
-            CLPRIM_INVALID_ARGUMENT, "overlaps dst");
+            CLPRIM_INVALID_ARGUMENT, "and dst bytes");
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, NULL),
-            CLPRIM_INVALID_ARGUMENT, "overlaps src");
+            CLPRIM_INVALID_ARGUMENT, "and src bytes");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 8, NULL};
         BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, NULL),
-            CLPRIM_INVALID_ARGUMENT, "overlaps keep->flags");
+            CLPRIM_INVALID_ARGUMENT, "and keep->flags bytes");
 
         /* A buffer of another OpenCL context. */
         cl_int err;
@@ -851,6 +851,50 @@ START_TEST(compact_bad_arguments)
 }
 END_TEST
 
+enum { COMPACT_GT, COMPACT_FLAGGED };
+
+/* buf: src, dst, kept_buffer, keep->flags; offsets alike. */
+static clprim_status compact_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    const int32_t zero = 0;
+    clprim_predicate keep = {CLPRIM_KEEP_GT, &zero, NULL, 0, NULL};
+    if (row->call == COMPACT_FLAGGED)
+        keep = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, buf[3], row->offset[3], NULL};
+    size_t kept;
+    return clprim_compact(ctx, CLPRIM_INT32, &keep, buf[0], row->offset[0], buf[1], row->offset[1], row->n, &kept,
+                          buf[2], row->offset[2], NULL);
+}
+static const harness_bad_call compact_bad_calls[] = {
+    {"dst a sub-buffer inside src", COMPACT_GT, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"src a sub-buffer inside dst", COMPACT_GT, 0, {HB_A_AT_ALIGN, HB_A}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"dst a sub-buffer at 0, shifted by one", COMPACT_GT, 0, {HB_A, HB_A_AT_0}, {0, 1}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"flags a sub-buffer inside dst", COMPACT_FLAGGED, 0, {HB_B, HB_A, HB_NULL, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "keep->flags"},
+    {"kept_buffer a sub-buffer inside dst", COMPACT_GT, 0, {HB_B, HB_A, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "kept_buffer"},
+    {"kept_buffer a sub-buffer inside src", COMPACT_GT, 0, {HB_A, HB_B, HB_A_AT_0}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "kept_buffer"},
+    {"kept_buffer a sub-buffer inside flags", COMPACT_FLAGGED, 0, {HB_B, HB_B, HB_A_AT_0, HB_A}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "kept_buffer"},
+    {"src an image object", COMPACT_GT, 0, {HB_IMAGE, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"dst an image object", COMPACT_GT, 0, {HB_A, HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"kept_buffer an image object", COMPACT_GT, 0, {HB_A, HB_B, HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+    {"src CL_MEM_WRITE_ONLY", COMPACT_GT, 0, {HB_WRITE_ONLY, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"flags CL_MEM_WRITE_ONLY", COMPACT_FLAGGED, 0, {HB_A, HB_B, HB_NULL, HB_WRITE_ONLY}, {0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+};
+
+START_TEST(compact_bad_table)
+{
+    harness_run_bad_calls(compact_bad_calls, sizeof compact_bad_calls / sizeof *compact_bad_calls, compact_bad_call);
+}
+END_TEST
+
 static Suite *compact_suite(void)
 {
     Suite *s = suite_create("compact");
@@ -869,6 +913,7 @@ static Suite *compact_suite(void)
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad arguments");
     tcase_add_test(bad, compact_bad_arguments);
+    tcase_add_test(bad, compact_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

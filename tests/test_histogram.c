@@ -609,6 +609,33 @@ START_TEST(histogram_bad_arguments)
 }
 END_TEST
 
+enum { HISTOGRAM, HISTOGRAM_ACCUMULATE };
+
+/* buf: src, counts; 256 bins of int32 values in [0, 256). */
+static clprim_status histogram_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    return clprim_histogram(ctx, CLPRIM_INT32, buf[0], row->offset[0], row->n, 0, 256, 256, buf[1], row->offset[1],
+                            row->call == HISTOGRAM_ACCUMULATE, NULL);
+}
+static const harness_bad_call histogram_bad_calls[] = {
+    {"counts a sub-buffer inside src", HISTOGRAM, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"src a sub-buffer at 0 meeting counts", HISTOGRAM, 0, {HB_A_AT_0, HB_A}, {0, 4}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"src an image object", HISTOGRAM, 0, {HB_IMAGE, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"counts an image object", HISTOGRAM, 0, {HB_A, HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"src CL_MEM_WRITE_ONLY", HISTOGRAM, 0, {HB_WRITE_ONLY, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"counts CL_MEM_WRITE_ONLY, accumulated", HISTOGRAM_ACCUMULATE, 0, {HB_A, HB_WRITE_ONLY}, {0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+};
+
+START_TEST(histogram_bad_table)
+{
+    harness_run_bad_calls(histogram_bad_calls, sizeof histogram_bad_calls / sizeof *histogram_bad_calls, histogram_bad_call);
+}
+END_TEST
+
 static Suite *histogram_suite(void)
 {
     Suite *s = suite_create("histogram");
@@ -625,6 +652,7 @@ static Suite *histogram_suite(void)
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad arguments");
     tcase_add_test(bad, histogram_bad_arguments);
+    tcase_add_test(bad, histogram_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -349,7 +349,7 @@ START_TEST(kmeans_bad_arguments)
         clprim_image shifted = bad;
         shifted.offset = 0;
         s = clprim_kmeans(ctx, &shifted, 4, 10, centres, NULL, 0, &bad, &info);
-        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "same image");
+        harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "in place");
         s = clprim_kmeans(ctx, &s_img, 4, 10, centres, labels, 1, &d_img, &info);
         harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "labels");
         s = clprim_kmeans(ctx, &s_img, 4, 10, centres, dst, 0, &d_img, &info);
@@ -381,6 +381,37 @@ START_TEST(kmeans_bad_arguments)
 }
 END_TEST
 
+/* buf: src, labels, dst; offsets alike; 32 x 32 RGBA8 images, k = 2. */
+static clprim_status kmeans_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    const clprim_image src = {buf[0], row->offset[0], 32, 32, 0, CLPRIM_RGBA8};
+    const clprim_image dst = {buf[2], row->offset[2], 32, 32, 0, CLPRIM_RGBA8};
+    float centres[6] = {0, 0, 0, 255, 255, 255};
+    return clprim_kmeans(ctx, &src, 2, 4, centres, buf[1], row->offset[1], buf[2] ? &dst : NULL, NULL);
+}
+static const harness_bad_call kmeans_bad_calls[] = {
+    {"dst a sub-buffer inside src", 0, 0, {HB_A, HB_NULL, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"dst a sub-buffer at 0, shifted by a pixel", 0, 0, {HB_A, HB_NULL, HB_A_AT_0}, {0, 0, 4}, 0,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"labels a sub-buffer inside src", 0, 0, {HB_A, HB_A_AT_ALIGN, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "labels"},
+    {"labels a sub-buffer inside dst", 0, 0, {HB_B, HB_A_AT_0, HB_A}, {0, 8, 0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "labels"},
+    {"src an image object", 0, 0, {HB_IMAGE, HB_NULL, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"dst an image object", 0, 0, {HB_A, HB_NULL, HB_IMAGE}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"src CL_MEM_WRITE_ONLY", 0, 0, {HB_WRITE_ONLY, HB_NULL, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"labels CL_MEM_WRITE_ONLY, read for dst", 0, 0, {HB_A, HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+};
+
+START_TEST(kmeans_bad_table)
+{
+    harness_run_bad_calls(kmeans_bad_calls, sizeof kmeans_bad_calls / sizeof *kmeans_bad_calls, kmeans_bad_call);
+}
+END_TEST
+
 static Suite *kmeans_suite(void)
 {
     Suite *s = suite_create("kmeans");
@@ -395,6 +426,7 @@ static Suite *kmeans_suite(void)
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad_arguments");
     tcase_add_test(bad, kmeans_bad_arguments);
+    tcase_add_test(bad, kmeans_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -566,6 +566,45 @@ START_TEST(sort_bad_arguments)
 }
 END_TEST
 
+enum { SORT_KEYS, SORT_PAIRS };
+
+/* buf: keys_in, keys_out, values_in, values_out. */
+static clprim_status sort_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    if (row->call == SORT_KEYS)
+        return clprim_sort_keys(ctx, CLPRIM_UINT32, buf[0], row->offset[0], buf[1], row->offset[1], row->n, NULL);
+    return clprim_sort_pairs(ctx, CLPRIM_UINT32, buf[0], row->offset[0], buf[1], row->offset[1], buf[2],
+                             row->offset[2], buf[3], row->offset[3], row->n, NULL);
+}
+static const harness_bad_call sort_bad_calls[] = {
+    {"keys_out a sub-buffer inside keys_in", SORT_KEYS, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"keys_out a sub-buffer at 0, shifted by one", SORT_KEYS, 0, {HB_A, HB_A_AT_0}, {0, 1}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"keys_in an image object", SORT_KEYS, 0, {HB_IMAGE, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"keys_out an image object", SORT_KEYS, 0, {HB_A, HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"keys_in CL_MEM_WRITE_ONLY", SORT_KEYS, 0, {HB_WRITE_ONLY, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"values_out a sub-buffer inside keys_out", SORT_PAIRS, 0, {HB_B, HB_A, HB_NULL, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"values_out a sub-buffer at 0 inside keys_in", SORT_PAIRS, 0, {HB_A, HB_B, HB_NULL, HB_A_AT_0}, {0, 0, 0, 1},
+     1024, CLPRIM_INVALID_ARGUMENT, "keys_in"},
+    {"values_in a sub-buffer inside keys_out", SORT_PAIRS, 0, {HB_A, HB_A, HB_A_AT_ALIGN, HB_B}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "values_in"},
+    {"values_out a sub-buffer inside values_in", SORT_PAIRS, 0, {HB_B, HB_B, HB_A, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"values_in CL_MEM_WRITE_ONLY", SORT_PAIRS, 0, {HB_A, HB_A, HB_WRITE_ONLY, HB_B}, {0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+    {"values_out an image object", SORT_PAIRS, 0, {HB_A, HB_A, HB_NULL, HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+};
+
+START_TEST(sort_bad_table)
+{
+    harness_run_bad_calls(sort_bad_calls, sizeof sort_bad_calls / sizeof *sort_bad_calls, sort_bad_call);
+}
+END_TEST
+
 static Suite *sort_suite(void)
 {
     Suite *s = suite_create("radix_sort");
@@ -584,6 +623,7 @@ static Suite *sort_suite(void)
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad_arguments");
     tcase_add_test(bad, sort_bad_arguments);
+    tcase_add_test(bad, sort_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -430,6 +430,22 @@ START_TEST(reduce_bad_arguments)
 }
 END_TEST
 
+static clprim_status reduce_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    int32_t result;
+    return clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf[0], row->offset[0], row->n, &result);
+}
+static const harness_bad_call reduce_bad_calls[] = {
+    {"src an image object", 0, 0, {HB_IMAGE}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"src CL_MEM_WRITE_ONLY", 0, 0, {HB_WRITE_ONLY}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+};
+
+START_TEST(reduce_bad_table)
+{
+    harness_run_bad_calls(reduce_bad_calls, sizeof reduce_bad_calls / sizeof *reduce_bad_calls, reduce_bad_call);
+}
+END_TEST
+
 static Suite *reduce_suite(void)
 {
     Suite *s = suite_create("reduce");
@@ -447,6 +463,7 @@ static Suite *reduce_suite(void)
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);
     tcase_add_test(bad, reduce_bad_arguments);
+    tcase_add_test(bad, reduce_bad_table);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -748,6 +748,91 @@ START_TEST(scan_double_unsupported)
 }
 END_TEST
 
+/* Sub-buffers of one parent: disjoint ones are separate arrays; one at origin 0
+ * spanning the same elements as the parent is the parent, so in place. */
+START_TEST(scan_sub_buffers_of_one_parent)
+{
+    uint64_t rng = harness_rng(901);
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_uint align_bits = 0;
+        clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+        const size_t half = 4096 * 4 > align_bits / 8 ? 4096 * 4 : align_bits / 8, n = half / 4;
+        int32_t *data = harness_malloc(2 * half), *out = harness_malloc(2 * half);
+        harness_fill_random(CLPRIM_INT32, data, 2 * n, &rng);
+        cl_mem parent = harness_buffer(ctx, 2 * half, data);
+        const cl_buffer_region low = {0, half}, high = {half, half};
+        cl_int err;
+        cl_mem first = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &low, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        cl_mem second = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &high, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        char msg[768];
+
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, first, 0, second, 0, n, NULL), CLPRIM_SUCCESS);
+        harness_read(ctx, parent, 0, 2 * half, out);
+        ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 0, data, out + n, n, msg, sizeof msg) == n,
+                      "disjoint sub-buffers: %s", msg);
+        ck_assert_msg(memcmp(out, data, half) == 0, "the source changed");
+
+        /* In place: the parent as src, its sub-buffer at 0 as dst. */
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, parent, 0, first, 0, n, NULL), CLPRIM_SUCCESS);
+        int32_t *in_place = harness_malloc(half);
+        harness_read(ctx, parent, 0, half, in_place);
+        ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, data, in_place, n, msg, sizeof msg) == n,
+                      "in place through a sub-buffer: %s", msg);
+        free(in_place);
+        free(out);
+        free(data);
+        clReleaseMemObject(first);
+        clReleaseMemObject(second);
+        clReleaseMemObject(parent);
+    }
+}
+END_TEST
+
+enum { SCAN_CALL };
+
+static clprim_status scan_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    return clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, buf[0], row->offset[0], buf[1], row->offset[1], row->n,
+                       NULL);
+}
+
+/* 1024 int32 span 4 KiB: past any CL_DEVICE_MEM_BASE_ADDR_ALIGN, so a sub-buffer
+ * at that alignment overlaps the same elements of its parent. */
+static const harness_bad_call scan_bad_calls[] = {
+    {"dst a sub-buffer inside src", SCAN_CALL, 0, {HB_A, HB_A_AT_ALIGN}, {0, 0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"src a sub-buffer inside dst", SCAN_CALL, 0, {HB_A_AT_ALIGN, HB_A}, {0, 0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"dst a sub-buffer at 0, shifted by one", SCAN_CALL, 0, {HB_A, HB_A_AT_0}, {0, 1}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"src a sub-buffer at 0, shifted by one", SCAN_CALL, 0, {HB_A_AT_0, HB_A}, {1, 0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"one buffer, overlapping offsets", SCAN_CALL, 0, {HB_A, HB_A}, {0, 2}, 10, CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"one buffer, src after dst", SCAN_CALL, 0, {HB_A, HB_A}, {9, 0}, 10, CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"src an image object", SCAN_CALL, 0, {HB_IMAGE, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"dst an image object", SCAN_CALL, 0, {HB_A, HB_IMAGE}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"src CL_MEM_WRITE_ONLY", SCAN_CALL, 0, {HB_WRITE_ONLY, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"dst CL_MEM_READ_ONLY", SCAN_CALL, 0, {HB_A, HB_READ_ONLY}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_READ_ONLY"},
+    {"src of another context", SCAN_CALL, 0, {HB_FOREIGN, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "another OpenCL context"},
+    {"dst of another context", SCAN_CALL, 0, {HB_A, HB_FOREIGN}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "another OpenCL context"},
+    {"src NULL", SCAN_CALL, 0, {HB_NULL, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT, "src is NULL"},
+    {"dst NULL", SCAN_CALL, 0, {HB_A, HB_NULL}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT, "dst is NULL"},
+    {"ctx NULL", SCAN_CALL, 1, {HB_A, HB_A_AT_ALIGN}, {0, 0}, 1024, CLPRIM_INVALID_ARGUMENT, "ctx is NULL"},
+};
+
+START_TEST(scan_bad_table)
+{
+    harness_run_bad_calls(scan_bad_calls, sizeof scan_bad_calls / sizeof *scan_bad_calls, scan_bad_call);
+}
+END_TEST
+
 static Suite *scan_suite(void)
 {
     Suite *s = suite_create("scan");
@@ -765,10 +850,12 @@ static Suite *scan_suite(void)
     tcase_add_test(tc, scan_events);
     tcase_add_test(tc, scan_reuses_scratch);
     tcase_add_test(tc, scan_sub_buffers);
+    tcase_add_test(tc, scan_sub_buffers_of_one_parent);
     suite_add_tcase(s, tc);
 
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);
+    tcase_add_test(bad, scan_bad_table);
     tcase_add_test(bad, scan_bad_null_context);
     tcase_add_test(bad, scan_bad_null_buffers);
     tcase_add_test(bad, scan_bad_enums);

@@ -822,7 +822,7 @@ START_TEST(bad_arguments)
             cl_mem big = harness_buffer(ctx, 2 * bytes, NULL);
             clprim_image a = {big, 0, w, h, 0, CLPRIM_RGBA8}, b = {big, 4, w, h, 0, CLPRIM_RGBA8};
             expect_failure(ctx, clprim_threshold_red(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "same image", big, 2 * bytes);
+                           "in place", big, 2 * bytes);
             b.offset = bytes; /* disjoint halves: fine */
             ck_assert_int_eq(clprim_threshold_red(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_SUCCESS);
             clReleaseMemObject(big);
@@ -883,7 +883,7 @@ START_TEST(bad_arguments)
             cl_mem big = harness_buffer(ctx, 2 * fbytes, NULL);
             clprim_planar_image a = {big, 0, w, h}, b = {big, 5, w, h};
             expect_failure(ctx, clprim_threshold_red_planar(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "same image", big, 2 * fbytes);
+                           "in place", big, 2 * fbytes);
             clReleaseMemObject(big);
             clReleaseMemObject(fs);
             clReleaseMemObject(fd);
@@ -948,7 +948,7 @@ START_TEST(bad_arguments)
                            "level", dbuf, bytes);
             clprim_image half = {dbuf, 0, w, 2, 0, CLPRIM_GREY8}, hsrc = {sbuf, 0, w, 2, 0, CLPRIM_GREY8};
             expect_failure(ctx, clprim_threshold_grey_buffer(ctx, &hsrc, &half, dbuf, 1, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "inside dst", dbuf, bytes);
+                           CLPRIM_INVALID_ARGUMENT, "and dst bytes", dbuf, bytes);
             expect_failure(ctx, clprim_threshold_otsu(ctx, &src, NULL, &level, NULL), CLPRIM_INVALID_ARGUMENT,
                            "dst is NULL", dbuf, bytes);
             bad = dst, bad.offset = 2;
@@ -972,6 +972,84 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+enum { RED, RED_PLANAR, IMAGE_HISTOGRAM, OTSU, GREY, GREY_BUFFER, THRESHOLD_OTSU };
+
+/* buf: src (or image, or hist), dst (or hist, or level), then level; offsets
+ * alike. Images: 32 x 32 RGBA8, 64 x 64 GREY8 (4 KiB each), 16 x 16 planar. */
+static clprim_status threshold_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    const clprim_image rgba[2] = {{buf[0], row->offset[0], 32, 32, 0, CLPRIM_RGBA8},
+                                  {buf[1], row->offset[1], 32, 32, 0, CLPRIM_RGBA8}};
+    const clprim_image grey[2] = {{buf[0], row->offset[0], 64, 64, 0, CLPRIM_GREY8},
+                                  {buf[1], row->offset[1], 64, 64, 0, CLPRIM_GREY8}};
+    const clprim_planar_image planar[2] = {{buf[0], row->offset[0], 16, 16}, {buf[1], row->offset[1], 16, 16}};
+    unsigned level;
+    switch (row->call) {
+    case RED:
+        return clprim_threshold_red(ctx, &rgba[0], &rgba[1], 0.5f, CLPRIM_THRESHOLD_KEEP, NULL);
+    case RED_PLANAR:
+        return clprim_threshold_red_planar(ctx, &planar[0], &planar[1], 0.5f, CLPRIM_THRESHOLD_KEEP, NULL);
+    case IMAGE_HISTOGRAM:
+        return clprim_image_histogram(ctx, &rgba[0], CLPRIM_CHANNEL_R, 256, buf[1], row->offset[1], NULL);
+    case OTSU:
+        return clprim_otsu(ctx, buf[0], row->offset[0], 256, buf[1], row->offset[1], &level, NULL);
+    case GREY:
+        return clprim_threshold_grey(ctx, &grey[0], &grey[1], 128, NULL);
+    case GREY_BUFFER:
+        return clprim_threshold_grey_buffer(ctx, &grey[0], &grey[1], buf[2], row->offset[2], NULL);
+    }
+    return clprim_threshold_otsu(ctx, &grey[0], &grey[1], &level, NULL);
+}
+static const harness_bad_call threshold_bad_calls[] = {
+    {"red: dst a sub-buffer inside src", RED, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"red: dst a sub-buffer at 0, shifted by a pixel", RED, 0, {HB_A, HB_A_AT_0}, {0, 4}, 0,
+     CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"red: src an image object", RED, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"red: dst an image object", RED, 0, {HB_A, HB_IMAGE}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"red: src CL_MEM_WRITE_ONLY", RED, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"planar: dst a sub-buffer inside src", RED_PLANAR, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"planar: src an image object", RED_PLANAR, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+    {"planar: src CL_MEM_WRITE_ONLY", RED_PLANAR, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"image_histogram: hist a sub-buffer inside the image", IMAGE_HISTOGRAM, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"image_histogram: hist in the image's buffer", IMAGE_HISTOGRAM, 0, {HB_A, HB_A}, {0, 16}, 0,
+     CLPRIM_INVALID_ARGUMENT, "hist"},
+    {"image_histogram: image an image object", IMAGE_HISTOGRAM, 0, {HB_IMAGE, HB_B}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"image_histogram: image CL_MEM_WRITE_ONLY", IMAGE_HISTOGRAM, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+    {"otsu: level a sub-buffer inside hist", OTSU, 0, {HB_A, HB_A_AT_0}, {0, 5}, 0, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"otsu: hist an image object", OTSU, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"otsu: hist CL_MEM_WRITE_ONLY", OTSU, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"grey: dst a sub-buffer inside src", GREY, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"grey: src CL_MEM_WRITE_ONLY", GREY, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_WRITE_ONLY"},
+    {"grey_buffer: level a sub-buffer inside dst", GREY_BUFFER, 0, {HB_B, HB_A, HB_A_AT_ALIGN}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "level"},
+    {"grey_buffer: level CL_MEM_WRITE_ONLY", GREY_BUFFER, 0, {HB_A, HB_B, HB_WRITE_ONLY}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+    {"grey_buffer: level an image object", GREY_BUFFER, 0, {HB_A, HB_B, HB_IMAGE}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+    {"otsu threshold: dst a sub-buffer inside src", THRESHOLD_OTSU, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
+    {"otsu threshold: src an image object", THRESHOLD_OTSU, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "image object"},
+};
+
+START_TEST(threshold_bad_table)
+{
+    harness_run_bad_calls(threshold_bad_calls, sizeof threshold_bad_calls / sizeof *threshold_bad_calls, threshold_bad_call);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("threshold");
@@ -988,6 +1066,7 @@ int main(void)
     tcase_add_test(tc, index64_path);
     tcase_add_test(tc, photos_red_threshold);
     tcase_add_test(tc, photos_histograms_and_otsu);
+    tcase_add_test(tc, threshold_bad_table);
     suite_add_tcase(s, tc);
     return harness_run(s);
 }

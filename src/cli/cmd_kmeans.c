@@ -81,7 +81,7 @@ int cmd_kmeans(int argc, char **argv)
     cl_int err;
     cl_mem src = cli_image_upload(ctx, &img, &err);
     cl_mem dst = cli_buffer(ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
-    cl_mem lab = cli_buffer(ctx, CL_MEM_WRITE_ONLY, n, NULL, &err);
+    cl_mem lab = cli_buffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
     cli_image out = {NULL, 0, 0, 0};
     if (err != CL_SUCCESS || !labels || (check && !cpu_labels) ||
         cli_image_alloc(&out, img.width, img.height, img.channels, 0) != 0) {
