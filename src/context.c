@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +95,18 @@ static int matches(const candidate *c, const char *spec)
     return contains_nocase(c->name, spec);
 }
 
+/* The first listing in a process starts the ICD loader and the drivers, which
+ * PoCL does not guard against threads listing at once (it crashes or finds no
+ * device): one thread lists at a time. */
+static pthread_mutex_t listing_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static clprim_status choose_device(const char *spec, candidate *chosen)
 {
     candidate all[MAX_DEVICES];
     cl_int err;
+    pthread_mutex_lock(&listing_lock);
     size_t n = list_devices(all, MAX_DEVICES, &err);
+    pthread_mutex_unlock(&listing_lock);
     if (err != CL_SUCCESS && err != -1001 /* CL_PLATFORM_NOT_FOUND_KHR */)
         return clprim_fail_cl(NULL, err, "clGetPlatformIDs");
     if (n == 0)
