@@ -192,7 +192,7 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                              cl_mem kept_buffer, size_t kept_offset, cl_event *done)
 {
     const clprim_type_info *type;
-    clprim_status s = clprim_check_context(ctx, "clprim_compact");
+    CLPRIM_ENTER(s, ctx, "clprim_compact");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)

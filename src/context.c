@@ -289,11 +289,41 @@ cl_device_id clprim_device(const clprim_context *ctx)
     return ctx ? ctx->device : NULL;
 }
 
+/* ---- One call at a time ---- */
+
+/* Its address names the calling thread while the thread lives. */
+static _Thread_local char this_thread;
+
+clprim_status clprim_enter(clprim_entry *entry, const char *function)
+{
+    clprim_context *ctx = entry->ctx;
+    if (!ctx)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+    const uintptr_t me = (uintptr_t)&this_thread;
+    uintptr_t owner = 0;
+    if (atomic_compare_exchange_strong_explicit(&ctx->owner, &owner, me, memory_order_acquire,
+                                                memory_order_relaxed))
+        entry->acquired = 1;
+    else if (owner != me)
+        return clprim_fail(NULL, CLPRIM_CONTEXT_BUSY,
+                           "%s: the context is in use by another thread (a context serves one call at a "
+                           "time: give each thread its own)",
+                           function);
+    clprim_clear_error(ctx);
+    return CLPRIM_SUCCESS;
+}
+
+void clprim_leave(clprim_entry *entry)
+{
+    if (entry->acquired)
+        atomic_store_explicit(&entry->ctx->owner, 0, memory_order_release);
+}
+
 /* ---- Tuning ---- */
 
 clprim_status clprim_set_tuning(clprim_context *ctx, const clprim_tuning *tuning)
 {
-    clprim_status s = clprim_check_context(ctx, "clprim_set_tuning");
+    CLPRIM_ENTER(s, ctx, "clprim_set_tuning");
     if (s != CLPRIM_SUCCESS)
         return s;
     if (!tuning) {

@@ -171,7 +171,7 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
                             clprim_kmeans_info *info)
 {
     clprim_image_layout in, out = {0};
-    clprim_status s = clprim_check_context(ctx, "clprim_kmeans");
+    CLPRIM_ENTER(s, ctx, "clprim_kmeans");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_image(ctx, "clprim_kmeans", "src", src, 0, &in);
     if (s != CLPRIM_SUCCESS)

@@ -99,7 +99,7 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
                           size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_event *done)
 {
     const clprim_type_info *type;
-    clprim_status s = clprim_check_context(ctx, "clprim_scan");
+    CLPRIM_ENTER(s, ctx, "clprim_scan");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)
