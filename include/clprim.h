@@ -5,7 +5,14 @@
  * element offset; offsets and lengths count elements, not bytes. Calls enqueue on
  * the context's queue and return without waiting unless they must hand a value
  * to the host; `done`, when not NULL, receives an event for the last command
- * (release it with clReleaseEvent). A context is used by one thread at a time.
+ * (release it with clReleaseEvent).
+ *
+ * A context serves one call at a time. Threads may take turns on it, but a call
+ * made while another thread is inside a call on the same context fails with
+ * CLPRIM_CONTEXT_BUSY, enqueues nothing and leaves the context as it was; its
+ * message is in clprim_last_error(NULL), since the context's own message belongs
+ * to the call in progress. For work in parallel, give each thread its own
+ * context. Creating contexts is safe from any number of threads at once.
  *
  * Every failure returns a status and leaves a message in clprim_last_error();
  * nothing prints, nothing aborts, and a call that fails its argument checks
@@ -58,7 +65,8 @@ extern "C" {
     XX(CLPRIM_KERNEL_NOT_FOUND, "a .cl file was not found in any folder")       \
     XX(CLPRIM_BUILD_FAILED, "the OpenCL compiler rejected a kernel")            \
     XX(CLPRIM_OUT_OF_MEMORY, "host or device memory ran out")                   \
-    XX(CLPRIM_OPENCL_ERROR, "an OpenCL call failed")
+    XX(CLPRIM_OPENCL_ERROR, "an OpenCL call failed")                            \
+    XX(CLPRIM_CONTEXT_BUSY, "the context is in use by another thread")
 
 typedef enum {
 #define CLPRIM_STATUS_ENUM(name, text) name,
@@ -105,7 +113,8 @@ CLPRIM_API const char *clprim_status_name(clprim_status s);
 
 /* What went wrong in the context's last failed call, with the compiler's build
  * log when a kernel did not build; "" after success. With ctx == NULL: the last
- * failure of this thread that had no context (clprim_create, or a NULL ctx). */
+ * failure of this thread that had no context (clprim_create, a NULL ctx, or
+ * CLPRIM_CONTEXT_BUSY). */
 CLPRIM_API const char *clprim_last_error(const clprim_context *ctx);
 
 /* The raw OpenCL error code behind the last failure, or CL_SUCCESS. */

@@ -54,7 +54,7 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
                               size_t sorted_positions_offset, cl_event *done)
 {
     size_t boxes = 0;
-    clprim_status s = clprim_check_context(ctx, "clprim_box_sort");
+    CLPRIM_ENTER(s, ctx, "clprim_box_sort");
     if (s == CLPRIM_SUCCESS)
         s = check_grid(ctx, grid, &boxes);
     if (s == CLPRIM_SUCCESS && (uint64_t)n > UINT32_MAX)

@@ -3,14 +3,6 @@
 
 #include <stdio.h>
 
-clprim_status clprim_check_context(const clprim_context *ctx, const char *function)
-{
-    if (!ctx)
-        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "%s: ctx is NULL", function);
-    clprim_clear_error((clprim_context *)ctx);
-    return CLPRIM_SUCCESS;
-}
-
 clprim_status clprim_check_type(clprim_context *ctx, clprim_type t, const clprim_type_info **info)
 {
     const clprim_type_info *found = clprim_type_info_of(t);

@@ -189,7 +189,7 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     static const char *const fn = "clprim_compact";
     const clprim_type_info *type;
     clprim_region flag_bytes = {0}, src_bytes, dst_bytes, kept_bytes = {0};
-    clprim_status s = clprim_check_context(ctx, fn);
+    CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)

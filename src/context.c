@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +118,18 @@ static int matches(const candidate *c, const char *spec)
     return contains_nocase(c->name, spec);
 }
 
+/* The first listing in a process starts the ICD loader and the drivers, which
+ * PoCL does not guard against threads listing at once (it crashes or finds no
+ * device): one thread lists at a time. */
+static pthread_mutex_t listing_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static clprim_status choose_device(const char *spec, candidate *chosen)
 {
     candidate all[MAX_DEVICES];
     cl_int err;
+    pthread_mutex_lock(&listing_lock);
     size_t n = list_devices(all, MAX_DEVICES, &err);
+    pthread_mutex_unlock(&listing_lock);
     if (err != CL_SUCCESS && err != -1001 /* CL_PLATFORM_NOT_FOUND_KHR */)
         return clprim_fail_cl(NULL, err, "clGetPlatformIDs");
     if (n == 0)
@@ -304,11 +312,41 @@ cl_device_id clprim_device(const clprim_context *ctx)
     return ctx ? ctx->device : NULL;
 }
 
+/* ---- One call at a time ---- */
+
+/* Its address names the calling thread while the thread lives. */
+static _Thread_local char this_thread;
+
+clprim_status clprim_enter(clprim_entry *entry, const char *function)
+{
+    clprim_context *ctx = entry->ctx;
+    if (!ctx)
+        return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+    const uintptr_t me = (uintptr_t)&this_thread;
+    uintptr_t owner = 0;
+    if (atomic_compare_exchange_strong_explicit(&ctx->owner, &owner, me, memory_order_acquire,
+                                                memory_order_relaxed))
+        entry->acquired = 1;
+    else if (owner != me)
+        return clprim_fail(NULL, CLPRIM_CONTEXT_BUSY,
+                           "%s: the context is in use by another thread (a context serves one call at a "
+                           "time: give each thread its own)",
+                           function);
+    clprim_clear_error(ctx);
+    return CLPRIM_SUCCESS;
+}
+
+void clprim_leave(clprim_entry *entry)
+{
+    if (entry->acquired)
+        atomic_store_explicit(&entry->ctx->owner, 0, memory_order_release);
+}
+
 /* ---- Tuning ---- */
 
 clprim_status clprim_set_tuning(clprim_context *ctx, const clprim_tuning *tuning)
 {
-    clprim_status s = clprim_check_context(ctx, "clprim_set_tuning");
+    CLPRIM_ENTER(s, ctx, "clprim_set_tuning");
     if (s != CLPRIM_SUCCESS)
         return s;
     if (!tuning) {

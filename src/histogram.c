@@ -336,7 +336,7 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
                                        size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
                                        const clprim_histogram_plan *plan, cl_event *done)
 {
-    clprim_status s = clprim_check_context(ctx, function);
+    CLPRIM_ENTER(s, ctx, function);
     if (s != CLPRIM_SUCCESS)
         return s;
     const clprim_type_info *type = clprim_type_info_of(t);

@@ -5,6 +5,7 @@
 #include "clprim.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* ---- Element types (context.c) ---- */
@@ -55,6 +56,8 @@ struct clprim_context {
     char *error; /* last failure's message, "" after success */
     cl_int cl_error;
 
+    _Atomic(uintptr_t) owner; /* the thread inside a call (see clprim_enter), 0 when none */
+
     /* While profiling (clprim bench), every launch keeps its event here. */
     int profiling;
     cl_event profiled[64];
@@ -75,9 +78,29 @@ void clprim_append_error(clprim_context *ctx, const char *text);
 void clprim_clear_error(clprim_context *ctx);
 const char *clprim_cl_error_name(cl_int err);
 
+/* ---- One call at a time (context.c) ---- */
+
+typedef struct {
+    clprim_context *ctx;
+    int acquired; /* this entry took the context, so its exit gives it back */
+} clprim_entry;
+
+/* Takes entry->ctx for the calling thread and clears its message. A NULL ctx
+ * fails with CLPRIM_INVALID_ARGUMENT, a context another thread is inside with
+ * CLPRIM_CONTEXT_BUSY; both messages go to the thread (clprim_last_error(NULL)),
+ * never to the context. A thread already inside the context enters again
+ * (a public call made by another) and leaves it held. */
+clprim_status clprim_enter(clprim_entry *entry, const char *function);
+void clprim_leave(clprim_entry *entry);
+
+/* First line of every public call that uses a context: declares `status`, the
+ * result of clprim_enter, and gives the context back on every return. */
+#define CLPRIM_ENTER(status, ctx, function)                                                  \
+    __attribute__((cleanup(clprim_leave))) clprim_entry clprim_entry_ = {(ctx), 0};          \
+    clprim_status status = clprim_enter(&clprim_entry_, (function))
+
 /* ---- Argument checks (check.c): each records its own message ---- */
 
-clprim_status clprim_check_context(const clprim_context *ctx, const char *function);
 /* Known enum value and, for doubles, fp64 on the device. */
 clprim_status clprim_check_type(clprim_context *ctx, clprim_type t, const clprim_type_info **info);
 clprim_status clprim_check_op(clprim_context *ctx, clprim_op op);

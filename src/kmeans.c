@@ -172,7 +172,7 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
 {
     clprim_image_layout in, out = {0};
     clprim_region labelled = {0};
-    clprim_status s = clprim_check_context(ctx, "clprim_kmeans");
+    CLPRIM_ENTER(s, ctx, "clprim_kmeans");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_image(ctx, "clprim_kmeans", "src", src, CLPRIM_READS, &in);
     if (s != CLPRIM_SUCCESS)

@@ -182,7 +182,7 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
                           size_t values_out_offset, size_t n, cl_event *done)
 {
     const clprim_type_info *type;
-    clprim_status s = clprim_check_context(ctx, fn);
+    CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS && t != CLPRIM_UINT32 && t != CLPRIM_INT32 && t != CLPRIM_FLOAT)

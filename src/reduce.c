@@ -29,7 +29,7 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
                             size_t n, void *result)
 {
     const clprim_type_info *type;
-    clprim_status s = clprim_check_context(ctx, "clprim_reduce");
+    CLPRIM_ENTER(s, ctx, "clprim_reduce");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)

@@ -100,7 +100,7 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
 {
     const clprim_type_info *type;
     clprim_region in, out;
-    clprim_status s = clprim_check_context(ctx, "clprim_scan");
+    CLPRIM_ENTER(s, ctx, "clprim_scan");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)

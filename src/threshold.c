@@ -105,7 +105,7 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
                                    float ratio, clprim_threshold_mode mode, cl_event *done)
 {
     clprim_image_layout in, out;
-    clprim_status s = clprim_check_context(ctx, "clprim_threshold_red");
+    CLPRIM_ENTER(s, ctx, "clprim_threshold_red");
     if (s == CLPRIM_SUCCESS)
         s = check_ratio(ctx, ratio, mode);
     if (s == CLPRIM_SUCCESS)
@@ -143,7 +143,7 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
                                           cl_event *done)
 {
     clprim_image_layout in, out;
-    clprim_status s = clprim_check_context(ctx, "clprim_threshold_red_planar");
+    CLPRIM_ENTER(s, ctx, "clprim_threshold_red_planar");
     if (s == CLPRIM_SUCCESS)
         s = check_ratio(ctx, ratio, mode);
     if (s == CLPRIM_SUCCESS)
@@ -251,7 +251,7 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
     clprim_image_layout in;
     clprim_region counts;
     cl_uint nch = 0;
-    clprim_status s = clprim_check_context(ctx, "clprim_image_histogram");
+    CLPRIM_ENTER(s, ctx, "clprim_image_histogram");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_image(ctx, NULL, "image", image, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS)
@@ -304,7 +304,7 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
                           size_t level_offset, unsigned *result, cl_event *done)
 {
     clprim_region counts, out = {0};
-    clprim_status s = clprim_check_context(ctx, "clprim_otsu");
+    CLPRIM_ENTER(s, ctx, "clprim_otsu");
     if (s == CLPRIM_SUCCESS)
         s = check_bins(ctx, bins);
     if (s == CLPRIM_SUCCESS)
@@ -331,12 +331,10 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
 
 /* ---- Grey thresholds ---- */
 
-static clprim_status check_grey_images(clprim_context *ctx, const char *function, const clprim_image *src,
-                                       const clprim_image *dst, clprim_image_layout *in, clprim_image_layout *out)
+static clprim_status check_grey_images(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
+                                       clprim_image_layout *in, clprim_image_layout *out)
 {
-    clprim_status s = clprim_check_context(ctx, function);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_image(ctx, NULL, "src", src, CLPRIM_READS, in);
+    clprim_status s = clprim_check_image(ctx, NULL, "src", src, CLPRIM_READS, in);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_image(ctx, NULL, "dst", dst, CLPRIM_WRITES, out);
     if (s == CLPRIM_SUCCESS)
@@ -369,7 +367,9 @@ clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src
                                     unsigned level, cl_event *done)
 {
     clprim_image_layout in, out;
-    clprim_status s = check_grey_images(ctx, "clprim_threshold_grey", src, dst, &in, &out);
+    CLPRIM_ENTER(s, ctx, "clprim_threshold_grey");
+    if (s == CLPRIM_SUCCESS)
+        s = check_grey_images(ctx, src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS && level > 255)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level %u is above 255", level);
     if (s != CLPRIM_SUCCESS)
@@ -382,7 +382,9 @@ clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_ima
 {
     clprim_image_layout in, out;
     clprim_region read;
-    clprim_status s = check_grey_images(ctx, "clprim_threshold_grey_buffer", src, dst, &in, &out);
+    CLPRIM_ENTER(s, ctx, "clprim_threshold_grey_buffer");
+    if (s == CLPRIM_SUCCESS)
+        s = check_grey_images(ctx, src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "level", level, level_offset, 1, sizeof(cl_uint), CLPRIM_READS, &read);
     /* Every work-item reads the level while others write dst: they must not share bytes. */
@@ -397,7 +399,9 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
                                     unsigned *level, cl_event *done)
 {
     clprim_image_layout in, out;
-    clprim_status s = check_grey_images(ctx, "clprim_threshold_otsu", src, dst, &in, &out);
+    CLPRIM_ENTER(s, ctx, "clprim_threshold_otsu");
+    if (s == CLPRIM_SUCCESS)
+        s = check_grey_images(ctx, src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS)
         s = check_pixel_count(ctx, &in);
     if (s != CLPRIM_SUCCESS)

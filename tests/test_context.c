@@ -210,11 +210,13 @@ START_TEST(status_names)
 {
     static const char *names[] = {"CLPRIM_SUCCESS",         "CLPRIM_INVALID_ARGUMENT", "CLPRIM_BUFFER_TOO_SMALL",
                                   "CLPRIM_UNSUPPORTED",     "CLPRIM_NO_DEVICE",        "CLPRIM_KERNEL_NOT_FOUND",
-                                  "CLPRIM_BUILD_FAILED",    "CLPRIM_OUT_OF_MEMORY",    "CLPRIM_OPENCL_ERROR"};
+                                  "CLPRIM_BUILD_FAILED",    "CLPRIM_OUT_OF_MEMORY",    "CLPRIM_OPENCL_ERROR",
+                                  "CLPRIM_CONTEXT_BUSY"};
     for (int s = 0; s < (int)(sizeof names / sizeof names[0]); s++)
         ck_assert_str_eq(clprim_status_name((clprim_status)s), names[s]);
     ck_assert_int_eq(CLPRIM_OPENCL_ERROR, 8);
-    ck_assert_str_eq(clprim_status_name((clprim_status)9), "CLPRIM_UNKNOWN_STATUS");
+    ck_assert_int_eq(CLPRIM_CONTEXT_BUSY, 9);
+    ck_assert_str_eq(clprim_status_name((clprim_status)10), "CLPRIM_UNKNOWN_STATUS");
     ck_assert_str_eq(clprim_status_name((clprim_status)-1), "CLPRIM_UNKNOWN_STATUS");
     ck_assert_str_eq(clprim_status_name((clprim_status)1000), "CLPRIM_UNKNOWN_STATUS");
 }
