@@ -62,8 +62,8 @@ extern "C" {
     XX(CLPRIM_BUFFER_TOO_SMALL, "offset + n runs past the end of a buffer")     \
     XX(CLPRIM_UNSUPPORTED, "the device cannot do this (e.g. no fp64)")          \
     XX(CLPRIM_NO_DEVICE, "no OpenCL device matches")                            \
-    XX(CLPRIM_KERNEL_NOT_FOUND, "a .cl file was not found in any folder")       \
-    XX(CLPRIM_BUILD_FAILED, "the OpenCL compiler rejected a kernel")            \
+    XX(CLPRIM_KERNEL_NOT_FOUND, "a .cl file is missing or not a readable file") \
+    XX(CLPRIM_BUILD_FAILED, "a kernel failed to build or broke #include rules") \
     XX(CLPRIM_OUT_OF_MEMORY, "host or device memory ran out")                   \
     XX(CLPRIM_OPENCL_ERROR, "an OpenCL call failed")                            \
     XX(CLPRIM_CONTEXT_BUSY, "the context is in use by another thread")

@@ -49,6 +49,7 @@ struct clprim_context {
     clprim_program_entry *programs; /* built programs, by (file, options) */
     unsigned programs_compiled;     /* built from source in this context */
     unsigned programs_loaded;       /* taken from the disk cache */
+    char cache_note[4400];          /* why the disk cache was last not used; "" when it was */
 
     cl_mem scratch; /* reused between calls; grows, never shrinks */
     size_t scratch_bytes;
@@ -183,6 +184,19 @@ clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const c
 clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const char *options,
                                 const char *name, cl_kernel *kernel);
 void clprim_release_programs(clprim_context *ctx);
+
+/* Why the disk cache was not used the last time this context looked for an
+ * entry (its folder missing and not creatable, a symlink, another user's, or
+ * writable by group or others); "" when it was used or is off. Calls succeed
+ * without the disk cache, so this is the only trace of a refused folder. */
+const char *clprim_cache_note(const clprim_context *ctx);
+/* The disk-cache entry's path for (file, options) in this context, and a way to
+ * write an entry holding any program's binary under that key (for tests that
+ * forge entries). Both fail when the disk cache is not in use. */
+clprim_status clprim_cache_entry_path(clprim_context *ctx, const char *file, const char *options, char *path,
+                                      size_t size);
+clprim_status clprim_cache_store_program(clprim_context *ctx, const char *file, const char *options,
+                                         cl_program program);
 
 /* Appends the -D options that select a type, an operator (or none with op < 0)
  * and the current tuning to buf. */

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,13 @@
  * new kernels never meet stale binaries even if the text hash were to match. */
 #define KERNEL_CACHE_VERSION "clprim-" CLPRIM_VERSION_STRING "-k1"
 
+/* What is read at most: one kernel file, the text it expands to with its
+ * includes, the files on one include chain, one disk-cache entry. */
+#define MAX_KERNEL_FILE_BYTES ((size_t)16 << 20)
+#define MAX_SOURCE_BYTES ((size_t)64 << 20)
+#define MAX_INCLUDE_DEPTH 16
+#define MAX_CACHE_ENTRY_BYTES ((size_t)256 << 20)
+
 typedef struct {
     char *name;
     cl_kernel kernel;
@@ -22,46 +30,54 @@ struct clprim_program_entry {
     char *file;
     char *options;
     cl_program program;
+    int from_disk_cache; /* loaded from an entry rather than built here */
     kernel_entry kernels[8];
     size_t nkernels;
     clprim_program_entry *next;
 };
 
-/* ---- Reading source ---- */
+/* ---- Reading files ---- */
 
-static char *read_file(const char *path, size_t *length)
+/* The whole of a regular file of at most max_bytes, NUL-terminated, into *data
+ * (free it). O_NONBLOCK keeps a FIFO from hanging the open; exactly st_size
+ * bytes are read, so a device never streams forever. follow_links 0 refuses a
+ * symlink. NULL on success, else why not, for messages. */
+static const char *read_regular_file(const char *path, int follow_links, size_t max_bytes, char **data,
+                                     size_t *length)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *data = NULL;
-    size_t used = 0, cap = 0;
-    for (;;) {
-        if (cap - used < 4096) {
-            cap = cap ? cap * 2 : 16384;
-            char *grown = realloc(data, cap + 1);
-            if (!grown) {
-                free(data);
-                fclose(f);
-                return NULL;
-            }
-            data = grown;
-        }
-        size_t got = fread(data + used, 1, cap - used, f);
-        used += got;
-        if (got == 0)
-            break;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow_links ? 0 : O_NOFOLLOW));
+    if (fd < 0)
+        return strerror(errno);
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((uintmax_t)st.st_size > max_bytes)
+        why = "larger than the size limit";
+    size_t size = why ? 0 : (size_t)st.st_size, used = 0;
+    char *buf = why ? NULL : malloc(size + 1);
+    if (!why && !buf)
+        why = "out of host memory";
+    while (!why && used < size) {
+        ssize_t got = read(fd, buf + used, size - used);
+        if (got > 0)
+            used += (size_t)got;
+        else if (got == 0)
+            why = "shorter than its size";
+        else if (errno != EINTR)
+            why = strerror(errno);
     }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(data);
-        return NULL;
+    close(fd);
+    if (why) {
+        free(buf);
+        return why;
     }
-    data[used] = '\0';
-    if (length)
-        *length = used;
-    return data;
+    buf[used] = '\0';
+    *data = buf;
+    *length = used;
+    return NULL;
 }
 
 static int is_dir(const char *path)
@@ -118,63 +134,170 @@ static clprim_status find_kernel_dir(clprim_context *ctx, const char *file, char
                        "kernel file %s not found; searched $CLPRIM_KERNEL_PATH, then: %s", file, tried);
 }
 
-/* Loads dir/file with its `#include "x.cl"` lines replaced by the text of x.cl
- * from the same folder. One self-contained text needs no -I path (which some
- * drivers mishandle when it has spaces), and its hash covers every included file. */
-static char *load_source(const char *dir, const char *file, int depth)
+/* ---- Expanding includes ----
+ * A kernel file's `#include "x.cl"` lines are replaced by the text of x.cl from
+ * the same folder. One self-contained text needs no -I path (which some drivers
+ * mishandle when it has spaces), its hash covers every included file, and what
+ * is read stays in the kernel's folder: an include names a sibling by bare name,
+ * never a path, never a file already on the include chain. */
+
+typedef struct {
+    const char *dir;
+    const char *files[MAX_INCLUDE_DEPTH + 1]; /* the include chain, outermost first */
+    size_t depth;
+    char *text; /* the expansion so far */
+    size_t used, cap;
+} source_loader;
+
+/* The chain "scan.cl -> common.cl -> next" into buf (next may be NULL). */
+static const char *include_chain(const source_loader *l, const char *next, char *buf, size_t size)
 {
-    char path[8192];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    char *text = read_file(path, NULL);
-    if (!text || depth > 8)
-        return text;
-    size_t cap = strlen(text) + 256, used = 0;
-    char *out = malloc(cap);
-    unsigned line_no = 0;
-    for (char *line = text; out && *line;) {
-        char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
-        line_no++;
-        char name[256];
-        char *piece = NULL;
-        if (sscanf(line, " #include \"%255[^\"]\"", name) == 1 ||
-            sscanf(line, " # include \"%255[^\"]\"", name) == 1) {
-            char *inner = load_source(dir, name, depth + 1);
-            if (!inner) {
-                free(out);
-                free(text);
-                return NULL;
-            }
-            size_t need = strlen(inner) + strlen(name) + strlen(file) + 64;
-            piece = malloc(need);
-            if (piece)
-                snprintf(piece, need, "#line 1 \"%s\"\n%s\n#line %u \"%s\"\n", name, inner, line_no + 1, file);
-            free(inner);
-        }
-        size_t add = piece ? strlen(piece) : len;
-        if (used + add + 1 > cap) {
-            cap = (used + add + 1) * 2;
-            char *grown = realloc(out, cap);
-            if (!grown) {
-                free(out);
-                out = NULL;
-                free(piece);
-                break;
-            }
-            out = grown;
-        }
-        memcpy(out + used, piece ? piece : line, add);
-        used += add;
-        free(piece);
-        line += len;
+    buf[0] = '\0';
+    for (size_t i = 0; i <= l->depth; i++) {
+        const char *name = i < l->depth ? l->files[i] : next;
+        if (!name)
+            break;
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", i ? " -> " : "", name);
     }
-    if (out)
-        out[used] = '\0';
-    free(text);
-    return out;
+    return buf;
 }
 
-/* ---- The disk cache ---- */
+static clprim_status emit(clprim_context *ctx, source_loader *l, const char *data, size_t len)
+{
+    if (len > MAX_SOURCE_BYTES - l->used) {
+        char chain[2048];
+        return clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s/%s expands to more than %zu bytes with its includes (%s)",
+                           l->dir, l->files[0], MAX_SOURCE_BYTES, include_chain(l, NULL, chain, sizeof chain));
+    }
+    if (l->used + len + 1 > l->cap) {
+        size_t cap = (l->used + len + 1) * 2;
+        char *grown = realloc(l->text, cap);
+        if (!grown)
+            return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "out of host memory reading %s/%s", l->dir, l->files[0]);
+        l->text = grown;
+        l->cap = cap;
+    }
+    memcpy(l->text + l->used, data, len);
+    l->used += len;
+    l->text[l->used] = '\0';
+    return CLPRIM_SUCCESS;
+}
+
+/* 0 when the line is no include directive; 1 for `#include "name"` (the name in
+ * name); -1 for any other include (<...>, a macro, #include_next, #import, an
+ * unterminated or overlong name), which the library does not resolve. */
+static int parse_include(const char *line, size_t len, char *name, size_t size)
+{
+    const char *p = line, *end = line + len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p++ != '#')
+        return 0;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *word = p;
+    while (p < end && (*p == '_' || (*p >= 'a' && *p <= 'z')))
+        p++;
+    size_t word_len = (size_t)(p - word);
+    if (!(word_len == 7 && !strncmp(word, "include", 7)))
+        return (word_len == 12 && !strncmp(word, "include_next", 12)) ||
+                       (word_len == 6 && !strncmp(word, "import", 6))
+                   ? -1
+                   : 0;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p++ != '"')
+        return -1;
+    const char *close = memchr(p, '"', (size_t)(end - p));
+    if (!close || (size_t)(close - p) >= size)
+        return -1;
+    memcpy(name, p, (size_t)(close - p));
+    name[close - p] = '\0';
+    return 1;
+}
+
+static clprim_status load_file(clprim_context *ctx, source_loader *l, const char *file);
+
+/* The include of `name` at line line_no of path (kind from parse_include). */
+static clprim_status include_file(clprim_context *ctx, source_loader *l, const char *path, unsigned line_no,
+                                  int kind, const char *name)
+{
+    char chain[2048], directive[512];
+    if (kind < 0)
+        return clprim_fail(ctx, CLPRIM_BUILD_FAILED,
+                           "%s line %u: only #include \"file\" is allowed, naming a file of the same folder", path,
+                           line_no);
+    if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+        return clprim_fail(ctx, CLPRIM_BUILD_FAILED,
+                           "%s line %u: #include \"%s\" refused: a kernel file includes files of its own folder "
+                           "by bare name",
+                           path, line_no, name);
+    for (size_t i = 0; i < l->depth; i++)
+        if (!strcmp(l->files[i], name))
+            return clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s line %u: #include \"%s\" is a cycle: %s", path, line_no,
+                               name, include_chain(l, name, chain, sizeof chain));
+    if (l->depth > MAX_INCLUDE_DEPTH)
+        return clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s line %u: includes nest deeper than %d files: %s", path,
+                           line_no, MAX_INCLUDE_DEPTH, include_chain(l, name, chain, sizeof chain));
+    snprintf(directive, sizeof directive, "#line 1 \"%s\"\n", name);
+    clprim_status s = emit(ctx, l, directive, strlen(directive));
+    if (s == CLPRIM_SUCCESS)
+        s = load_file(ctx, l, name);
+    snprintf(directive, sizeof directive, "\n#line %u \"%s\"\n", line_no + 1, l->files[l->depth - 1]);
+    return s == CLPRIM_SUCCESS ? emit(ctx, l, directive, strlen(directive)) : s;
+}
+
+static clprim_status load_file(clprim_context *ctx, source_loader *l, const char *file)
+{
+    char path[8192], chain[2048];
+    snprintf(path, sizeof path, "%s/%s", l->dir, file);
+    char *data;
+    size_t length;
+    const char *why = read_regular_file(path, 1, MAX_KERNEL_FILE_BYTES, &data, &length);
+    if (why && !l->depth)
+        return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND, "cannot read kernel file %s: %s", path, why);
+    if (why)
+        return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND, "cannot read kernel file %s: %s (included by %s)", path,
+                           why, include_chain(l, NULL, chain, sizeof chain));
+    l->files[l->depth++] = file;
+    clprim_status s = CLPRIM_SUCCESS;
+    unsigned line_no = 0;
+    for (const char *line = data, *end = data + length; s == CLPRIM_SUCCESS && line < end;) {
+        const char *newline = memchr(line, '\n', (size_t)(end - line));
+        size_t len = newline ? (size_t)(newline - line) + 1 : (size_t)(end - line);
+        char name[256];
+        int kind = parse_include(line, len, name, sizeof name);
+        line_no++;
+        s = kind ? include_file(ctx, l, path, line_no, kind, name) : emit(ctx, l, line, len);
+        line += len;
+    }
+    l->depth--;
+    free(data);
+    return s;
+}
+
+/* dir/file with its includes expanded, into *source (free it). */
+static clprim_status load_source(clprim_context *ctx, const char *dir, const char *file, char **source)
+{
+    source_loader l = {.dir = dir, .files = {file}};
+    clprim_status s = load_file(ctx, &l, file);
+    if (s == CLPRIM_SUCCESS && !l.text)
+        s = emit(ctx, &l, "", 0);
+    if (s != CLPRIM_SUCCESS) {
+        free(l.text);
+        return s;
+    }
+    *source = l.text;
+    return CLPRIM_SUCCESS;
+}
+
+/* ---- The disk cache ----
+ * One file per (platform, device, driver, source text, options): "<hash>.bin"
+ * holding a magic, two hashes of the key, the sizes, a checksum, the key itself
+ * (compared exactly, so two keys never share an entry) and the binary. The folder
+ * must be this user's own and writable by no one else, since whoever can write it
+ * chooses the code the library runs; otherwise the disk cache is not used. */
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 {
@@ -186,21 +309,20 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
     return h;
 }
 
-static uint64_t hash_strings(uint64_t seed, const char *const *parts, size_t n)
-{
-    uint64_t h = seed;
-    for (size_t i = 0; i < n; i++)
-        h = fnv1a(h, parts[i], strlen(parts[i]) + 1); /* the NUL separates parts */
-    return h;
-}
-
 typedef struct {
     char dir[4096];
     char path[4200];
-    uint64_t key1, key2; /* two independent hashes of the same key parts */
+    char *key; /* the key's parts, each ending in a NUL */
+    size_t key_size;
+    uint64_t key1, key2; /* two independent hashes of the key */
 } cache_slot;
 
-static const char cache_magic[8] = {'C', 'L', 'P', 'R', 'I', 'M', 'B', '1'};
+static const char cache_magic[8] = {'C', 'L', 'P', 'R', 'I', 'M', 'B', '2'};
+
+/* What an entry starts with, after the magic. */
+typedef struct {
+    uint64_t key1, key2, key_size, binary_size, checksum; /* checksum: of the key, then the binary */
+} cache_header;
 
 static int cache_folder(char *dir, size_t size)
 {
@@ -216,6 +338,7 @@ static int cache_folder(char *dir, size_t size)
     return 0;
 }
 
+/* Creates the missing folders of path, private to this user. */
 static int make_dirs(const char *dir)
 {
     char path[4096];
@@ -223,42 +346,99 @@ static int make_dirs(const char *dir)
     for (char *p = path + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            if (mkdir(path, 0700) != 0 && errno != EEXIST)
                 return 0;
             *p = '/';
         }
-    return mkdir(path, 0755) == 0 || errno == EEXIST;
+    return mkdir(path, 0700) == 0 || errno == EEXIST;
 }
 
-static int cache_slot_for(const clprim_context *ctx, const char *options, const char *source, cache_slot *slot)
+static int cache_refused(clprim_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cache_refused(clprim_context *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->cache_note, sizeof ctx->cache_note, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Creates the folder when missing; 1 when it may be used: a folder itself (not
+ * a symlink), owned by this user, not writable by group or others. Otherwise 0
+ * with the reason in ctx->cache_note. */
+static int cache_folder_usable(clprim_context *ctx, const char *dir)
+{
+    struct stat st;
+    if (!make_dirs(dir))
+        return cache_refused(ctx, "disk cache not used: cannot create %s (%s)", dir, strerror(errno));
+    if (lstat(dir, &st) != 0)
+        return cache_refused(ctx, "disk cache not used: %s: %s", dir, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return cache_refused(ctx, "disk cache not used: %s is a symlink", dir);
+    if (!S_ISDIR(st.st_mode))
+        return cache_refused(ctx, "disk cache not used: %s is not a folder", dir);
+    if (st.st_uid != geteuid())
+        return cache_refused(ctx, "disk cache not used: %s belongs to uid %u, not to this user (uid %u)", dir,
+                             (unsigned)st.st_uid, (unsigned)geteuid());
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return cache_refused(ctx, "disk cache not used: %s is writable by group or others (mode %03o)", dir,
+                             (unsigned)(st.st_mode & 0777));
+    ctx->cache_note[0] = '\0';
+    return 1;
+}
+
+/* 1 with the slot of (options, source) when the disk cache is in use (free
+ * slot->key after), else 0. */
+static int cache_slot_for(clprim_context *ctx, const char *options, const char *source, cache_slot *slot)
 {
     if (!cache_folder(slot->dir, sizeof slot->dir))
+        return 0;
+    size_t end = strlen(slot->dir);
+    while (end > 1 && slot->dir[end - 1] == '/') /* "dir/" names the folder, not what a symlink there points to */
+        slot->dir[--end] = '\0';
+    if (!cache_folder_usable(ctx, slot->dir))
         return 0;
     const char *parts[] = {KERNEL_CACHE_VERSION, ctx->platform_name, ctx->device_name, ctx->driver_version,
                            options, source};
     size_t n = sizeof parts / sizeof parts[0];
-    slot->key1 = hash_strings(0xcbf29ce484222325ull, parts, n);
-    slot->key2 = hash_strings(0x84222325cbf29ce4ull, parts, n);
+    slot->key_size = 0;
+    for (size_t i = 0; i < n; i++)
+        slot->key_size += strlen(parts[i]) + 1;
+    slot->key = malloc(slot->key_size);
+    if (!slot->key)
+        return 0;
+    for (size_t i = 0, used = 0; i < n; i++) {
+        size_t len = strlen(parts[i]) + 1;
+        memcpy(slot->key + used, parts[i], len);
+        used += len;
+    }
+    slot->key1 = fnv1a(0xcbf29ce484222325ull, slot->key, slot->key_size);
+    slot->key2 = fnv1a(0x84222325cbf29ce4ull, slot->key, slot->key_size);
     snprintf(slot->path, sizeof slot->path, "%s/%016llx.bin", slot->dir, (unsigned long long)slot->key1);
     return 1;
 }
 
-/* A program from a cache entry, or NULL when the entry is missing, truncated,
- * for another key, or rejected by the driver: then the caller builds from source. */
+/* A program from a cache entry, or NULL when the entry is missing, not a
+ * regular file, too large, truncated, for another key, or rejected by the
+ * driver: then the caller builds from source. */
 static cl_program cache_load(clprim_context *ctx, const cache_slot *slot, const char *options)
 {
+    char *data;
     size_t length;
-    unsigned char *data = (unsigned char *)read_file(slot->path, &length);
-    if (!data)
+    if (read_regular_file(slot->path, 0, MAX_CACHE_ENTRY_BYTES, &data, &length))
         return NULL;
     cl_program program = NULL;
-    uint64_t head[4]; /* key1, key2, binary size, binary checksum */
-    if (length >= sizeof cache_magic + sizeof head && !memcmp(data, cache_magic, sizeof cache_magic)) {
-        memcpy(head, data + sizeof cache_magic, sizeof head);
-        const unsigned char *binary = data + sizeof cache_magic + sizeof head;
-        size_t size = length - sizeof cache_magic - sizeof head;
-        if (head[0] == slot->key1 && head[1] == slot->key2 && head[2] == size &&
-            head[3] == fnv1a(0xcbf29ce484222325ull, binary, size)) {
+    cache_header head;
+    const size_t start = sizeof cache_magic + sizeof head;
+    if (length >= start && !memcmp(data, cache_magic, sizeof cache_magic)) {
+        memcpy(&head, data + sizeof cache_magic, sizeof head);
+        size_t rest = length - start;
+        const unsigned char *key = (const unsigned char *)data + start;
+        const unsigned char *binary = key + (slot->key_size <= rest ? slot->key_size : 0);
+        size_t size = rest - (size_t)(binary - key);
+        if (head.key1 == slot->key1 && head.key2 == slot->key2 && head.key_size == slot->key_size &&
+            slot->key_size <= rest && head.binary_size == size && size > 0 && !memcmp(key, slot->key, slot->key_size) &&
+            head.checksum == fnv1a(fnv1a(0xcbf29ce484222325ull, key, slot->key_size), binary, size)) {
             cl_int err, status;
             program = clCreateProgramWithBinary(ctx->context, 1, &ctx->device, &size, &binary, &status, &err);
             if (err != CL_SUCCESS || status != CL_SUCCESS ||
@@ -273,8 +453,26 @@ static cl_program cache_load(clprim_context *ctx, const cache_slot *slot, const 
     return program;
 }
 
-/* Best effort: a cache that cannot be written only costs a rebuild next time. */
-static void cache_store(clprim_context *ctx, const cache_slot *slot, cl_program program)
+static int write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t put = write(fd, p, size);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return 0;
+        p += put;
+        size -= (size_t)put;
+    }
+    return 1;
+}
+
+/* Best effort: a cache that cannot be written only costs a rebuild next time.
+ * The entry is written to a fresh temporary of a random name (mkstemp: created
+ * exclusively, never through a symlink, mode 0600), then renamed into place, so
+ * readers see a whole entry or none. */
+static void cache_store(const cache_slot *slot, cl_program program)
 {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
@@ -282,21 +480,20 @@ static void cache_store(clprim_context *ctx, const cache_slot *slot, cl_program 
     unsigned char *binary = malloc(size);
     if (!binary)
         return;
-    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS &&
-        make_dirs(slot->dir)) {
-        uint64_t head[4] = {slot->key1, slot->key2, size, fnv1a(0xcbf29ce484222325ull, binary, size)};
-        char tmp[4300];
-        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", slot->path, (long)getpid());
-        FILE *f = fopen(tmp, "wb");
-        if (f) {
-            int ok = fwrite(cache_magic, sizeof cache_magic, 1, f) == 1 && fwrite(head, sizeof head, 1, f) == 1 &&
-                     fwrite(binary, size, 1, f) == 1;
-            ok = (fclose(f) == 0) && ok;
-            if (!ok || rename(tmp, slot->path) != 0)
-                remove(tmp);
-        }
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", slot->path);
+    int fd = clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS
+                 ? mkstemp(tmp)
+                 : -1;
+    if (fd >= 0) {
+        cache_header head = {slot->key1, slot->key2, slot->key_size, size,
+                             fnv1a(fnv1a(0xcbf29ce484222325ull, slot->key, slot->key_size), binary, size)};
+        int ok = write_all(fd, cache_magic, sizeof cache_magic) && write_all(fd, &head, sizeof head) &&
+                 write_all(fd, slot->key, slot->key_size) && write_all(fd, binary, size);
+        ok = (close(fd) == 0) && ok;
+        if (!ok || rename(tmp, slot->path) != 0)
+            unlink(tmp);
     }
-    (void)ctx;
     free(binary);
 }
 
@@ -331,6 +528,75 @@ static clprim_status build_from_source(clprim_context *ctx, const char *dir, con
     return CLPRIM_SUCCESS;
 }
 
+/* The source of (file, options), includes expanded, and its disk-cache slot. */
+typedef struct {
+    char dir[4096];
+    char *source;
+    int cached; /* the disk cache is in use: slot holds the entry */
+    cache_slot slot;
+} kernel_source;
+
+static clprim_status open_source(clprim_context *ctx, const char *file, const char *options, kernel_source *ks)
+{
+    ks->source = NULL;
+    ks->cached = 0;
+    clprim_status s = find_kernel_dir(ctx, file, ks->dir, sizeof ks->dir);
+    if (s == CLPRIM_SUCCESS)
+        s = load_source(ctx, ks->dir, file, &ks->source);
+    if (s == CLPRIM_SUCCESS)
+        ks->cached = cache_slot_for(ctx, options, ks->source, &ks->slot);
+    return s;
+}
+
+/* open_source, failing when the disk cache is not in use. */
+static clprim_status open_cached_source(clprim_context *ctx, const char *file, const char *options,
+                                        kernel_source *ks)
+{
+    clprim_status s = open_source(ctx, file, options, ks);
+    if (s == CLPRIM_SUCCESS && !ks->cached)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "the disk cache is not in use%s%s",
+                        ctx->cache_note[0] ? ": " : "", ctx->cache_note);
+    return s;
+}
+
+static void close_source(kernel_source *ks)
+{
+    free(ks->source);
+    if (ks->cached)
+        free(ks->slot.key);
+}
+
+/* The program of (file, options): from its disk-cache entry when use_entry and
+ * the entry is good (*from_entry = 1), else built from source and stored. */
+static clprim_status make_program(clprim_context *ctx, const char *file, const char *options, int use_entry,
+                                  cl_program *out, int *from_entry)
+{
+    kernel_source ks;
+    clprim_status s = open_source(ctx, file, options, &ks);
+    if (s != CLPRIM_SUCCESS) {
+        close_source(&ks);
+        return s;
+    }
+    cl_program program = ks.cached && use_entry ? cache_load(ctx, &ks.slot, options) : NULL;
+    *from_entry = program != NULL;
+    if (program) {
+        ctx->programs_loaded++;
+    } else {
+        if (ks.cached && !use_entry)
+            unlink(ks.slot.path); /* distrusted: gone even if the new one cannot be written */
+        s = build_from_source(ctx, ks.dir, file, options, ks.source, &program);
+        if (s == CLPRIM_SUCCESS) {
+            ctx->programs_compiled++;
+            if (ks.cached)
+                cache_store(&ks.slot, program);
+        }
+    }
+    close_source(&ks);
+    if (s == CLPRIM_SUCCESS)
+        *out = program;
+    return s;
+}
+
 static clprim_status get_program(clprim_context *ctx, const char *file, const char *options,
                                  clprim_program_entry **out)
 {
@@ -339,31 +605,11 @@ static clprim_status get_program(clprim_context *ctx, const char *file, const ch
             *out = e;
             return CLPRIM_SUCCESS;
         }
-    char dir[4096];
-    clprim_status s = find_kernel_dir(ctx, file, dir, sizeof dir);
+    cl_program program;
+    int from_entry;
+    clprim_status s = make_program(ctx, file, options, 1, &program, &from_entry);
     if (s != CLPRIM_SUCCESS)
         return s;
-    char *source = load_source(dir, file, 0);
-    if (!source)
-        return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND,
-                           "cannot read %s/%s or a file it includes from the same folder", dir, file);
-
-    cache_slot slot;
-    int cached = cache_slot_for(ctx, options, source, &slot);
-    cl_program program = cached ? cache_load(ctx, &slot, options) : NULL;
-    if (program) {
-        ctx->programs_loaded++;
-    } else {
-        s = build_from_source(ctx, dir, file, options, source, &program);
-        if (s != CLPRIM_SUCCESS) {
-            free(source);
-            return s;
-        }
-        ctx->programs_compiled++;
-        if (cached)
-            cache_store(ctx, &slot, program);
-    }
-    free(source);
 
     clprim_program_entry *e = calloc(1, sizeof *e);
     if (e) {
@@ -380,6 +626,7 @@ static clprim_status get_program(clprim_context *ctx, const char *file, const ch
         return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "out of host memory");
     }
     e->program = program;
+    e->from_disk_cache = from_entry;
     e->next = ctx->programs;
     ctx->programs = e;
     *out = e;
@@ -389,7 +636,7 @@ static clprim_status get_program(clprim_context *ctx, const char *file, const ch
 clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const char *options, const char *name,
                                 cl_kernel *kernel)
 {
-    clprim_program_entry *e;
+    clprim_program_entry *e = NULL;
     clprim_status s = get_program(ctx, file, options, &e);
     if (s != CLPRIM_SUCCESS)
         return s;
@@ -403,6 +650,20 @@ clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const cha
                            sizeof e->kernels / sizeof e->kernels[0], file);
     cl_int err;
     cl_kernel k = clCreateKernel(e->program, name, &err);
+    if (err == CL_INVALID_KERNEL_NAME && e->from_disk_cache) {
+        /* An entry whose binary lacks the kernel is not to be trusted: build from
+         * source once, replacing the entry. Kernels already made from the old
+         * program hold their own reference to it, so callers' handles stay valid. */
+        cl_program fresh;
+        int from_entry;
+        s = make_program(ctx, file, options, 0, &fresh, &from_entry);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+        clReleaseProgram(e->program);
+        e->program = fresh;
+        e->from_disk_cache = 0;
+        k = clCreateKernel(e->program, name, &err);
+    }
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "clCreateKernel(%s) from %s", name, file);
     char *copy = strdup(name);
@@ -415,6 +676,33 @@ clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const cha
     e->nkernels++;
     *kernel = k;
     return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_cache_entry_path(clprim_context *ctx, const char *file, const char *options, char *path,
+                                      size_t size)
+{
+    kernel_source ks;
+    clprim_status s = open_cached_source(ctx, file, options, &ks);
+    if (s == CLPRIM_SUCCESS)
+        snprintf(path, size, "%s", ks.slot.path);
+    close_source(&ks);
+    return s;
+}
+
+clprim_status clprim_cache_store_program(clprim_context *ctx, const char *file, const char *options,
+                                         cl_program program)
+{
+    kernel_source ks;
+    clprim_status s = open_cached_source(ctx, file, options, &ks);
+    if (s == CLPRIM_SUCCESS)
+        cache_store(&ks.slot, program);
+    close_source(&ks);
+    return s;
+}
+
+const char *clprim_cache_note(const clprim_context *ctx)
+{
+    return ctx->cache_note;
 }
 
 void clprim_release_programs(clprim_context *ctx)
