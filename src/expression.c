@@ -469,8 +469,12 @@ static int primary(parser *ps)
         for (int f = 0; f < FUNCTIONS; f++)
             if (strlen(functions[f].name) == t.len && !memcmp(functions[f].name, name, t.len))
                 return call(ps, t, f);
-        return refuse(ps, t, "unknown name", "; names are the variables, the functions listed in clprim.h "
-                                             "and, in casts, scalar types");
+        char hint[160] = "; names are";
+        for (size_t k = 0; k < ps->nvars; k++)
+            snprintf(hint + strlen(hint), sizeof hint - strlen(hint), " %s,", ps->vars[k].name);
+        snprintf(hint + strlen(hint), sizeof hint - strlen(hint),
+                 " the functions listed in clprim.h and, in casts, scalar types");
+        return refuse(ps, t, "unknown name", hint);
     }
     if (is(ps, "(")) {
         advance(ps);
