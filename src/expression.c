@@ -179,7 +179,7 @@ typedef struct {
     int kids[MAX_ARGS];
     int which;        /* N_UNARY, N_BINARY: the operator; N_CALL: the function; N_NUMBER: 1 to add an 'f' */
     scalar arguments; /* N_CALL: the type its arguments are cast to */
-    int level;        /* N_BINARY: precedence level (see binary_levels) */
+    int level;        /* N_BINARY: precedence level (see binary_ops) */
     int as_call;      /* N_BINARY: integer / or %, written as a call that cannot trap */
     int brackets;     /* nesting of the parentheses it is written with */
 } node;
@@ -486,13 +486,14 @@ static int primary(parser *ps)
     return unexpected(ps, t); /* in an operand's place: unary * and & are the pointer ones */
 }
 
-static const char *const unary_ops[] = {"-", "+", "!", "~"};
+enum { U_MINUS, U_PLUS, U_NOT, U_COMPLEMENT, UNARY_OPS };
+static const char *const unary_ops[UNARY_OPS] = {[U_MINUS] = "-", [U_PLUS] = "+", [U_NOT] = "!", [U_COMPLEMENT] = "~"};
 
 static int unary(parser *ps)
 {
     const token t = ps->tok, after = next_token(ps->text, t.at + t.len);
     int op = -1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < UNARY_OPS; k++)
         if (is(ps, unary_ops[k]))
             op = k;
     const int cast_to = is(ps, "(") && after.kind == K_NAME ? scalar_named(ps->text + after.at, after.len) : -1;
@@ -522,10 +523,10 @@ static int unary(parser *ps)
     if (n.kids[0] < 0)
         return -1;
     const scalar operand = ps->nodes[n.kids[0]].type;
-    if (op == 3 && is_floating(operand))
+    if (op == U_COMPLEMENT && is_floating(operand))
         return refuse(ps, t, "integer operand only for", NULL);
     if (op >= 0)
-        n.type = op == 2 ? S_INT : promote(operand);
+        n.type = op == U_NOT ? S_INT : promote(operand);
     ps->nesting--;
     return add_node(ps, n);
 }
@@ -628,7 +629,7 @@ static void put(writer *w, const char *s, size_t len)
     w->number_ends_in_exponent = 0;
 }
 
-static void puts_(writer *w, const char *s)
+static void put_text(writer *w, const char *s)
 {
     put(w, s, strlen(s));
 }
@@ -637,11 +638,11 @@ static void write_node(writer *w, const parser *ps, int index, int inline_chain)
 
 static void write_cast(writer *w, const parser *ps, scalar t, int index)
 {
-    puts_(w, "((");
-    puts_(w, scalars[t].name);
-    puts_(w, ")");
+    put_text(w, "((");
+    put_text(w, scalars[t].name);
+    put_text(w, ")");
     write_node(w, ps, index, 0);
-    puts_(w, ")");
+    put_text(w, ")");
 }
 
 /* Node `index`; with inline_chain, a binary node leaves out its outer pair (the
@@ -654,7 +655,7 @@ static void write_node(writer *w, const parser *ps, int index, int inline_chain)
     case N_NUMBER: {
         put(w, text, n->tok.len);
         if (n->which)
-            puts_(w, "f");
+            put_text(w, "f");
         const char last = w->buf[w->used - 1];
         w->number_ends_in_exponent = last == 'e' || last == 'E';
         break;
@@ -663,53 +664,53 @@ static void write_node(writer *w, const parser *ps, int index, int inline_chain)
         put(w, text, n->tok.len);
         break;
     case N_UNARY:
-        puts_(w, "(");
-        puts_(w, unary_ops[n->which]);
+        put_text(w, "(");
+        put_text(w, unary_ops[n->which]);
         write_node(w, ps, n->kids[0], 0);
-        puts_(w, ")");
+        put_text(w, ")");
         break;
     case N_CAST:
         write_cast(w, ps, n->type, n->kids[0]);
         break;
     case N_CALL:
-        puts_(w, functions[n->which].name);
-        puts_(w, "(");
+        put_text(w, functions[n->which].name);
+        put_text(w, "(");
         for (int k = 0; k < MAX_ARGS && n->kids[k] >= 0; k++) {
             if (k)
-                puts_(w, ",");
+                put_text(w, ",");
             write_cast(w, ps, n->arguments, n->kids[k]);
         }
-        puts_(w, ")");
+        put_text(w, ")");
         break;
     case N_CONDITIONAL:
-        puts_(w, "(");
+        put_text(w, "(");
         write_node(w, ps, n->kids[0], 0);
-        puts_(w, "?");
+        put_text(w, "?");
         write_node(w, ps, n->kids[1], 0);
-        puts_(w, ":");
+        put_text(w, ":");
         write_node(w, ps, n->kids[2], 0);
-        puts_(w, ")");
+        put_text(w, ")");
         break;
     case N_BINARY:
         if (n->as_call) {
             /* cl/expression.cl: integer division and remainder that cannot trap */
-            puts_(w, binary_ops[n->which].kind == B_DIVIDE ? "clprim_div_" : "clprim_rem_");
-            puts_(w, scalars[n->type].name);
-            puts_(w, "(");
+            put_text(w, binary_ops[n->which].kind == B_DIVIDE ? "clprim_div_" : "clprim_rem_");
+            put_text(w, scalars[n->type].name);
+            put_text(w, "(");
             write_node(w, ps, n->kids[0], 0);
-            puts_(w, ",");
+            put_text(w, ",");
             write_node(w, ps, n->kids[1], 0);
-            puts_(w, ")");
+            put_text(w, ")");
             break;
         }
         if (!inline_chain)
-            puts_(w, "(");
+            put_text(w, "(");
         const node *left = &ps->nodes[n->kids[0]];
         write_node(w, ps, n->kids[0], left->kind == N_BINARY && left->level == n->level && !left->as_call);
-        puts_(w, binary_ops[n->which].op);
+        put_text(w, binary_ops[n->which].op);
         write_node(w, ps, n->kids[1], 0);
         if (!inline_chain)
-            puts_(w, ")");
+            put_text(w, ")");
         break;
     }
 }
