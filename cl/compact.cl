@@ -14,7 +14,8 @@
  *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
  *   KEEP_NONZERO                                      x != 0
  *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
- *   KEEP_EXPR=<expression over x and i>               the caller's OpenCL C
+ *   KEEP_EXPR=<expression over x and i>               the caller's expression, as
+ *                                                     src/expression.c writes it
  */
 #include "common.cl"
 
@@ -39,8 +40,9 @@
 #elif defined(KEEP_FLAGGED)
 #define KEEP(x, i) (flags[(i)] != 0) /* x is never evaluated */
 #elif defined(KEEP_EXPR)
-/* The caller's expression sees exactly x (the element) and i (its index from
- * src_offset); a function keeps it from reaching anything else of the kernel. */
+#include "expression.cl"
+/* The caller's expression, parsed by the library (src/expression.c): it names
+ * only x (the element), i (its index from src_offset), literals and built-ins. */
 int keep_expression(const T x, const ulong i)
 {
     return (KEEP_EXPR) ? 1 : 0;

@@ -179,15 +179,40 @@ typedef enum {
  *   value       comparisons: points to one element of the array's type
  *   flags       CLPRIM_KEEP_FLAGGED: one byte (cl_uchar) per element, non-zero keeps;
  *   flags_offset  element i of src is judged by byte flags_offset + i
- *   expression  CLPRIM_KEEP_EXPRESSION: OpenCL C text such as
+ *   expression  CLPRIM_KEEP_EXPRESSION: an OpenCL C expression such as
  *               "x > 50 && (x & 1) == 0", where x is the element (of the array's
  *               OpenCL type: int, uint, long, ulong, float, double, uchar) and i its
- *               index counted from src_offset (ulong). Non-zero keeps. It is compiled
- *               into the kernels with -D (whitespace is kept as comments), cached
- *               like every kernel (memory and disk, keyed by its text), so the first
- *               call with a new expression pays a compile. It may not contain
- *               quotes, backslashes, '#' or comments (CLPRIM_INVALID_ARGUMENT); one
- *               that does not compile is CLPRIM_BUILD_FAILED with the compiler's log.
+ *               index counted from src_offset (ulong). Non-zero keeps. The library
+ *               parses it and accepts only (at most 4096 characters; whitespace
+ *               between tokens is ignored):
+ *                 operands   x, i; numbers: decimal, hex (0x), octal (0) integers
+ *                            with u, l, ul or lu; floating (1.5, .5, 2., 1e-3) with
+ *                            an optional f
+ *                 operators  unary + - ! ~; binary * / % + - << >> < <= > >= == !=
+ *                            & ^ | && ||; c ? a : b; ( ); casts (char), (uchar),
+ *                            (short), (ushort), (int), (uint), (long), (ulong),
+ *                            (float), (double: only where the device has fp64)
+ *                 functions  abs abs_diff popcount clz (integers); min max clamp;
+ *                            fabs floor ceil round trunc sqrt cbrt exp exp2 log log2
+ *                            log10 sin cos tan atan pow atan2 hypot fmod fmin fmax
+ *                            copysign isnan isinf isfinite signbit (these take
+ *                            float, or double when an argument is double)
+ *               with C's precedence, promotions and conversions (a function's
+ *               arguments are converted to their common type); an unsuffixed
+ *               floating literal is double where the device has fp64, else float.
+ *               ~ << >> & ^ | % take integers only (floats: fmod). Integer a / 0
+ *               and a % 0 are 0, and the type's lowest value / -1 is that value
+ *               (% -1 is 0), so no division traps; float division follows IEEE.
+ *               Anything else (assignment, ++, --, the comma, ';', braces,
+ *               brackets, pointers, '.', '->', sizeof, other names, quotes,
+ *               comments, '#', parentheses, calls, ?:, unary operators and casts
+ *               nested deeper than 64) is CLPRIM_INVALID_ARGUMENT
+ *               with a message naming the token and its 0-based position, e.g.
+ *               keep->expression: unexpected ';' at 5 in "x > 3;". What is compiled
+ *               is the parsed expression, written out again, and it is cached like
+ *               every kernel (memory and disk, keyed by that text), so the first
+ *               call with a new expression pays a compile. Should the compiler
+ *               still reject one, that is CLPRIM_BUILD_FAILED with its log.
  * Float comparisons follow IEEE: NaN fails every comparison except NE, and NONZERO
  * keeps NaN but not -0.0. */
 typedef struct {

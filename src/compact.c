@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define SCRATCH_ALIGN 256
-#define MAX_EXPRESSION 4096
 
 static size_t align_up(size_t x)
 {
@@ -48,88 +47,29 @@ const char *clprim_keep_name(clprim_keep keep)
     return (unsigned)keep < sizeof names / sizeof names[0] ? names[keep] : "unknown";
 }
 
-static int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* The expression as one -D token with no whitespace (drivers split options on
- * spaces, and not all of them honour quotes): each run of whitespace becomes an
- * empty comment, which the preprocessor reads as a space. After a '/', nothing
- * is needed: '/' only joins "//", "/" + "*" and "/=", which are refused or invalid. */
-static clprim_status encode_expression(clprim_context *ctx, const char *expr, char *out, size_t size)
-{
-    if (!expr)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->expression is NULL (CLPRIM_KEEP_EXPRESSION)");
-    size_t len = strlen(expr);
-    if (len > MAX_EXPRESSION)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->expression is %zu characters; the limit is %d",
-                           len, MAX_EXPRESSION);
-    size_t used = 0;
-    char last = 0;
-    int pending_space = 0;
-    for (const char *p = expr; *p; p++) {
-        char c = *p;
-        if (c == '"' || c == '\'' || c == '\\' || c == '#')
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "keep->expression \"%s\" contains '%c' at %zu: quotes, backslashes and '#' "
-                               "are not allowed",
-                               expr, c, (size_t)(p - expr));
-        if (c == '/' && (p[1] == '/' || p[1] == '*'))
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "keep->expression \"%s\" contains a comment at %zu; comments are not allowed",
-                               expr, (size_t)(p - expr));
-        if ((unsigned char)c < 0x20 && !is_space(c))
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "keep->expression contains the control character 0x%02x at %zu", (unsigned)c,
-                               (size_t)(p - expr));
-        if (is_space(c)) {
-            pending_space = last != 0;
-            continue;
-        }
-        if (pending_space && last == '/' && (c == '*' || c == '/' || c == '='))
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "keep->expression \"%s\": '/' followed by '%c' at %zu is not an expression",
-                               expr, c, (size_t)(p - expr));
-        if (pending_space && last != '/') {
-            if (used + 4 >= size)
-                break;
-            memcpy(out + used, "/**/", 4);
-            used += 4;
-        }
-        pending_space = 0;
-        if (used + 1 >= size)
-            break;
-        out[used++] = c;
-        last = c;
-    }
-    out[used < size ? used : size - 1] = '\0';
-    if (used == 0)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->expression is empty");
-    return CLPRIM_SUCCESS;
-}
-
-clprim_status clprim_compact_options(clprim_context *ctx, const clprim_type_info *type,
+clprim_status clprim_compact_options(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
                                      const clprim_predicate *keep, char **options)
 {
     *options = NULL;
-    size_t size = 512 + 5 * MAX_EXPRESSION; /* an empty comment per character at worst */
+    char *expression = NULL;
+    if (keep->keep == CLPRIM_KEEP_EXPRESSION) {
+        const clprim_expression_variable vars[] = {{"x", clprim_scalar_name(t)}, {"i", "ulong"}};
+        clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
+        if (s != CLPRIM_SUCCESS)
+            return s;
+    }
+    size_t size = 512 + (expression ? strlen(expression) : 0);
     char *buf = malloc(size);
-    if (!buf)
+    if (!buf) {
+        free(expression);
         return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "out of host memory");
+    }
     buf[0] = '\0';
     clprim_kernel_options(ctx, type, -1, buf, size);
     size_t used = strlen(buf);
-    snprintf(buf + used, size - used, " -D%s", keep_defines[keep->keep]);
-    if (keep->keep == CLPRIM_KEEP_EXPRESSION) {
-        used = strlen(buf);
-        buf[used++] = '=';
-        clprim_status s = encode_expression(ctx, keep->expression, buf + used, size - used);
-        if (s != CLPRIM_SUCCESS) {
-            free(buf);
-            return s;
-        }
-    }
+    snprintf(buf + used, size - used, " -D%s%s%s", keep_defines[keep->keep], expression ? "=" : "",
+             expression ? expression : "");
+    free(expression);
     *options = buf;
     return CLPRIM_SUCCESS;
 }
@@ -150,18 +90,15 @@ static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL (CLPRIM_KEEP_FLAGGED)");
         return clprim_check_buffer(ctx, "keep->flags", keep->flags, keep->flags_offset, n, 1, CLPRIM_READS, flags);
     }
-    if (keep->keep == CLPRIM_KEEP_EXPRESSION && (!keep->expression || !*keep->expression))
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->expression is %s (CLPRIM_KEEP_EXPRESSION)",
-                           keep->expression ? "empty" : "NULL");
     return CLPRIM_SUCCESS;
 }
 
 /* Gets both kernels; a build failure of an expression says which expression. */
-static clprim_status get_kernels(clprim_context *ctx, const clprim_type_info *type, const clprim_predicate *keep,
-                                 cl_kernel *count, cl_kernel *scatter, cl_kernel *copy)
+static clprim_status get_kernels(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                 const clprim_predicate *keep, cl_kernel *count, cl_kernel *scatter, cl_kernel *copy)
 {
     char *options;
-    clprim_status s = clprim_compact_options(ctx, type, keep, &options);
+    clprim_status s = clprim_compact_options(ctx, t, type, keep, &options);
     if (s != CLPRIM_SUCCESS)
         return s;
     s = clprim_get_kernel(ctx, "compact.cl", options, "count_chunks", count);
@@ -217,7 +154,7 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
      * does not compile leaves every buffer untouched. */
     const int in_place = src == dst && src_offset == dst_offset && n > 0;
     cl_kernel count_k, scatter_k, copy_k = NULL;
-    s = get_kernels(ctx, type, keep, &count_k, &scatter_k, in_place ? &copy_k : NULL);
+    s = get_kernels(ctx, t, type, keep, &count_k, &scatter_k, in_place ? &copy_k : NULL);
     if (s != CLPRIM_SUCCESS)
         return s;
 

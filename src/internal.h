@@ -251,6 +251,24 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
                                  cl_event *done);
 
+/* ---- Expressions (expression.c): callers' OpenCL C expressions ---- */
+
+/* A name an expression may use, and its OpenCL C scalar type ("int", "ulong", ...). */
+typedef struct {
+    const char *name;
+    const char *type;
+} clprim_expression_variable;
+
+/* Parses `text` as the expression grammar of clprim.h over `vars` and writes it
+ * out again from its tokens as one -D value: no whitespace, parenthesised,
+ * integer / and % as calls of cl/expression.cl (which the kernel file must
+ * include). *out is malloc'ed (free it). A refusal is CLPRIM_INVALID_ARGUMENT
+ * with a message "<what>: <reason> '<token>' at <position> in "<text>"". */
+clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, const char *text,
+                                      const clprim_expression_variable *vars, size_t nvars, char **out);
+/* The OpenCL C scalar of an element type: "int", ..., "uchar"; "unknown" outside the enum. */
+const char *clprim_scalar_name(clprim_type t);
+
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * Owned by the compaction/histogram work; for the demo, the benchmarks and the
  * image code. Kernel files and names, for profiling hooks and messages: */
@@ -262,8 +280,8 @@ clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
 const char *clprim_keep_name(clprim_keep keep);
 /* The build options of compact.cl for a type and a (checked) predicate, the
- * expression encoded for -D; *options is malloc'ed (free it). */
-clprim_status clprim_compact_options(clprim_context *ctx, const clprim_type_info *type,
+ * expression parsed and written out for -D; *options is malloc'ed (free it). */
+clprim_status clprim_compact_options(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
                                      const clprim_predicate *keep, char **options);
 
 /* A histogram's bins as the kernels take them (the rule is in clprim.h). */

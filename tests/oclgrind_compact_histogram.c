@@ -4,8 +4,9 @@
  *
  *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [levels=L]
  *     KEEP: lt le gt ge eq ne nonzero flagged expr; the value is 3 (1.5 for
- *     floats); expr is "x > 2 && i % 3 != 1". device: the count to a cl_ulong
- *     in a buffer instead of the host. levels=L asserts the split (1: one
+ *     floats); expr is "x > 2 && i % 3 != 1 && i / (i - i) == 0" (an integer
+ *     division by zero: 0, and no trap). device: the count to a cl_ulong in a
+ *     buffer instead of the host. levels=L asserts the split (1: one
  *     work-group; 2: pass 3 folds the counts; 3+: pass 2 scans them).
  *   oclgrind_compact_histogram histogram TYPE BINS N [stride=S] [plan=LOCAL/PASSES] [accumulate]
  *     bins over [-10, 30) (uint8: [0, 256)); plan forces windows of LOCAL bins
@@ -141,7 +142,7 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     case CLPRIM_FLOAT: *(float *)value = (float)v; break;
     case CLPRIM_DOUBLE: *(double *)value = v; break;
     }
-    clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1"};
+    clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
     size_t kept = 0;
     clprim_status s = clprim_compact(ctx, t, &p, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept,
                                      device ? kbuf : NULL, 1, NULL);

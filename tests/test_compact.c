@@ -87,6 +87,55 @@ static int e_negative_divisor(clprim_type t, const void *p, uint64_t i)
     return -1;
 }
 
+/* Integer division by zero is 0 and LOWEST / -1 is LOWEST on the device (cl/expression.cl):
+ * the expression checks both, so its twin keeps what the last term keeps. */
+static int e_integer_division(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_INT(x != 2);
+    return -1;
+}
+/* Float division keeps IEEE: x / 0 is +-inf or NaN. */
+static int e_float_division(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_FLOAT(x / 0.0f > 0 || x / (x - x) < 0);
+    return -1;
+}
+static int e_bits(clprim_type t, const void *p, uint64_t i)
+{
+    LOAD_INT(((x ^ 0x5) >> 1) == 3 || (((x & 0xff) << 2) & 12) == 8 || (~i & 3) == 0);
+    return -1;
+}
+static int e_integer_builtins(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    /* min/max/abs_diff/clamp with the arguments converted as the parser does */
+#define MIN_(a, b) ((a) < (b) ? (a) : (b))
+#define MAX_(a, b) ((a) > (b) ? (a) : (b))
+    LOAD_INT((x > 3 ? x - 3 : 3 - x) < 4 && MIN_(x, 5) != MAX_(x, 012) && MIN_(MAX_(x, 1), 6) > 2);
+    return -1;
+}
+static int e_float_builtins(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_FLOAT(sqrt(fabs(x)) > 1.5 || (floor(x) != ceil(x) && fmax(x, -1) == x) || x * 16 < -1e1f);
+    return -1;
+}
+static int e_casts(clprim_type t, const void *p, uint64_t i)
+{
+    (void)i;
+    LOAD_FLOAT(!isnan(x) && !isinf(x) && (int)x % 3 == 1);
+    LOAD_INT((int8_t)(x * 3) < 0 || (uint16_t)x == 7);
+    return -1;
+}
+static int e_ternary_unary(clprim_type t, const void *p, uint64_t i)
+{
+    LOAD_FLOAT((x > 0 ? x : -x) > 3 || (float)i * 0.5f == 4.5f);
+    LOAD_INT(-(int64_t)x < -3 || !(i % 4));
+    return -1;
+}
+
 typedef struct {
     const char *text;
     reference_keep_fn fn;
@@ -100,6 +149,20 @@ static const expression expressions[] = {
     {"(i % 3) == 0 || i == 7", e_index, 1, 1},
     {" x / 2\t>\n 10 &&   x != 41 ", e_spaced_division, 1, 1},
     {"x/ -2 < 5", e_negative_divisor, 1, 1},
+    {"x / 0 == 0 && x % 0 == 0 && x / (x - x) == 0 && 7 % (x - x) == 0 && "
+     "((int)(x & 0) + (-2147483647 - 1)) / -1 == -2147483647 - 1 && "
+     "((int)(x & 0) + (-2147483647 - 1)) % -1 == 0 && "
+     "((long)(x & 0) - 9223372036854775807 - 1) / -1 == -9223372036854775807 - 1 && x != 2",
+     e_integer_division, 1, 0},
+    {"x / 0 > 0 || x / (x - x) < 0", e_float_division, 0, 1},
+    {"(x ^ 0x5) >> 1 == 3 || ((x & 0xff) << 2 & 12) == 8 || (~i & 3) == 0", e_bits, 1, 0},
+    {"abs_diff(x, 3) < 4 && min(x, 5) != max(x, 012) && clamp(x, 1, 6) > 2", e_integer_builtins, 1, 0},
+    {"sqrt(fabs(x)) > 1.5 || floor(x) != ceil(x) && fmax(x, -1) == x || x * 0x10 < -1e1f", e_float_builtins, 0,
+     1},
+    {"!isnan(x) && !isinf(x) && (int)x % 3 == 1", e_casts, 0, 1},
+    {"(char)(x * 3) < 0 || (ushort)x == 7", e_casts, 1, 0},
+    {"(x > 0 ? x : -x) > 3 || (float)i * .5f == 4.5f", e_ternary_unary, 0, 1},
+    {"-(long)x < -3 || !(i % 4)", e_ternary_unary, 1, 0},
 };
 #define EXPRESSION_COUNT (sizeof expressions / sizeof expressions[0])
 
@@ -700,6 +763,92 @@ static void expect_untouched(bad_fixture *f, size_t kept, const char *what)
     ck_assert_msg(kept == KEPT_UNSET, "%s: *kept was written", what);
 }
 
+/* Expressions the parser refuses, with the token and 0-based position the
+ * message names (at < 0: a text the message contains instead). */
+typedef struct {
+    const char *text, *token;
+    int at;
+} refused_expression;
+
+static const refused_expression refused[] = {
+    /* What was injected through the -D before expressions were parsed. */
+    {"x > 3) ? 1 : 0; } __kernel void evil(__global int *p) { p[0] = 42; } int dummy(const int x) { return (x", ")",
+     5},
+    {"(*(__global int *)0x7f0000001000ul = 42, x > 3)", "*", 1},
+    {"({ for (;;) {} 1; })", "{", 1},
+    {"(*(__global int *)0 = 1, 1)", "*", 1},
+    {"x > 3) ? 1 : 0; } int min(int a, int b) { return 0; } int f(int x) { return min(x, 0", ")", 5},
+    {"x ? 1 : 0\n#define min max", "#", 10},
+    /* Statements, assignment, side effects */
+    {"x = 3", "=", 2},
+    {"x += 1", "+=", 2},
+    {"x <<= 1", "<<=", 2},
+    {"x++ > 3", "++", 1},
+    {"--x", "--", 0},
+    {"x, 3", ",", 1},
+    {"x > 3;", ";", 5},
+    {"{ x }", "{", 0},
+    {"(x > 3) { }", "{", 8},
+    /* Pointers, address spaces, members, sizeof */
+    {"*(&x) > 3", "*", 0},
+    {"&x", "&", 0},
+    {"x > *(__global int *)0", "*", 4},
+    {"__global int *p", "__global", 0},
+    {"x.lo > 3", ".", 1},
+    {"x->s", "->", 1},
+    {"x[0]", "[", 1},
+    {"sizeof(x) > 3", "sizeof", 0},
+    /* Names: only x, i, the listed functions and scalar casts */
+    {"y > 3", "y", 0},
+    {"printf(x)", "printf", 0},
+    {"T > 3", "T", 0},
+    {"value > 3", "value", 0},
+    {"keep_expression(x, i)", "keep_expression", 0},
+    {"clprim_div_int(x, 0)", "clprim_div_int", 0},
+    {"as_int(x) > 3", "as_int", 0},
+    {"(bool)x", "bool", 1},
+    {"int > 3", "int", 0},
+    {"sin > 3", "expected '(' but found '>' at 4", -1},
+    /* Preprocessor, quotes, comments, stray characters */
+    {"#define y 3", "#", 0},
+    {"x > '3'", "'", 4},
+    {"x > \"3\"", "\"", 4},
+    {"x > \\\n 3", "\\", 4},
+    {"x > 3 // comment", "//", 6},
+    {"x > 3 /* c */", "/*", 6},
+    {"x >\x01 3", "\\x01", 3},
+    {"x > 3 @", "@", 6},
+    /* Grammar */
+    {"((x > 3)", "the end at 8", -1},
+    {"x > 3)", ")", 5},
+    {"x > 3 3", "3", 6},
+    {"x > > 3", ">", 4},
+    {"x ? 1", "expected ':' but found the end at 5", -1},
+    {"(x)(3)", "(", 3},
+    {"x %", "the end at 3", -1},
+    /* Types, literals, functions */
+    {"x % 2.5 == 1", "%", 2},
+    {"1.5 << 2", "<<", 4},
+    {"~1.5f", "~", 0},
+    {"abs(1.5) > 1", "abs", 0},
+    {"min(x) > 1", "expected ',' but found ')' at 5", -1},
+    {"clamp(x, 1, 2, 3)", ",", 13},
+    {"sqrt() > 1", ")", 5},
+    {"1ll + x", "1ll", 0},
+    {"08 > x", "08", 0},
+    {"0x > x", "0x", 0},
+    {"1.5e > x", "1.5e", 0},
+    {"1.5fl > x", "1.5fl", 0},
+    {"0x1p3 > x", "0x1p3", 0},
+    {"x > 99999999999999999999", "99999999999999999999", 4},
+    {"x > 9223372036854775808", "9223372036854775808", 4},
+    /* Empty */
+    {NULL, "is NULL", -1},
+    {"", "is empty", -1},
+    {"   \t ", "is empty", -1},
+};
+#define REFUSED_COUNT (sizeof refused / sizeof refused[0])
+
 #define BAD(call, want, needle)                                                  \
     do {                                                                         \
         size_t kept = KEPT_UNSET;                                                \
@@ -760,39 +909,45 @@ START_TEST(compact_bad_arguments)
         BAD(clprim_compact(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
             CLPRIM_INVALID_ARGUMENT, "overlap");
 
-        /* Expressions */
-        const char *refused[] = {NULL, "", "x > '3'", "x > \"3\"", "x > 3 // comment", "x > 3 /* c */",
-                                 "x > \\\n 3", "#define y 3", "x >\x01 3", "x / *&x"};
-        const char *needles[] = {"NULL", "empty", "quotes", "quotes", "comment", "comment",
-                                 "backslash", "'#'", "control", "not an expression"};
-        for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
-            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, refused[k]};
+        /* Expressions: every refusal names its token and position. */
+        for (size_t k = 0; k < REFUSED_COUNT; k++) {
+            const refused_expression *r = &refused[k];
+            char needle[96];
+            if (r->at >= 0)
+                snprintf(needle, sizeof needle, "'%s' at %d", r->token, r->at);
+            else
+                snprintf(needle, sizeof needle, "%s", r->token);
+            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, r->text};
             BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
-                CLPRIM_INVALID_ARGUMENT, needles[k]);
-        }
-        p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "   \t "};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
-            CLPRIM_INVALID_ARGUMENT, "empty");
-        char *longer = harness_malloc(5000);
-        memset(longer, 'x', 4999);
-        longer[4999] = '\0';
-        p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, longer};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
-            CLPRIM_INVALID_ARGUMENT, "limit");
-        free(longer);
-        const char *broken[] = {"x > > 3", "y > 3", "x > 3)", "x.lo > 3"};
-        for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++) {
-            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, broken[k]};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
-                CLPRIM_BUILD_FAILED, broken[k]);
-            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "did not compile"));
-            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "build log"));
-            ck_assert_ptr_nonnull(strcasestr(clprim_last_error(ctx), "error"));
-            ck_assert_int_ne(clprim_last_cl_error(ctx), CL_SUCCESS);
-            /* n == 0 compiles too: the same failure, nothing written. */
+                CLPRIM_INVALID_ARGUMENT, needle);
+            ck_assert_msg(strstr(clprim_last_error(ctx), "keep->expression") != NULL, "%s", clprim_last_error(ctx));
+            /* n == 0 parses too: the same refusal, nothing written. */
             BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, NULL),
-                CLPRIM_BUILD_FAILED, "did not compile");
+                CLPRIM_INVALID_ARGUMENT, needle);
         }
+        /* Generated: too long, nested too deeply (parentheses, unary operators,
+         * and integer divisions, each written as a call). */
+        char *text = harness_malloc(5000);
+        const struct {
+            const char *head, *unit, *tail;
+            size_t units;
+            const char *needle;
+        } generated[] = {
+            {"", "x", "", 4097, "4097 characters; the limit is 4096"},
+            {"", "(", "x", 70, "nested more than 64 deep at '(' at 64"},
+            {"", "!", "x", 100, "nested more than 64 deep at '!' at 63"},
+            {"x", "/2", "", 200, "nests too deeply at '/' at 321"},
+        };
+        for (size_t k = 0; k < sizeof generated / sizeof generated[0]; k++) {
+            strcpy(text, generated[k].head);
+            for (size_t u = 0; u < generated[k].units; u++)
+                strcat(text, generated[k].unit);
+            strcat(text, generated[k].tail);
+            p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, text};
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+                CLPRIM_INVALID_ARGUMENT, generated[k].needle);
+        }
+        free(text);
 
         /* Buffers */
         BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),

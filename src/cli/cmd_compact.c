@@ -344,8 +344,9 @@ static int usage(void)
             "                      [--repeat R] [--in-place]\n"
             "                      [--lt V|--le V|--gt V|--ge V|--eq V|--ne V|--nonzero|--flagged P|--keep EXPR]\n"
             "Data: integers uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of [0, 1000).\n"
-            "Default: --type int32 --n 10000000 --gt 500 --repeat 5. EXPR is OpenCL C over x (the element)\n"
-            "and i (its index), e.g. --keep \"x > 50 && (x & 1) == 0\".\n");
+            "Default: --type int32 --n 10000000 --gt 500 --repeat 5. EXPR is a C expression over x (the\n"
+            "element) and i (its index): numbers, operators, ?:, casts to scalar types and the OpenCL\n"
+            "built-ins listed in clprim.h, e.g. --keep \"x > 50 && (x & 1) == 0\"; integer x / 0 is 0.\n");
     return 2;
 }
 
