@@ -1,6 +1,6 @@
 #!/bin/sh
-# `clprim compact --keep`: texts that are not expressions (the ways code was
-# once injected into the kernels among them) exit 1 with a message naming the
+# `clprim compact --keep`: texts that are not expressions (attempts to inject
+# code into the kernels among them) exit 1 with a message naming the
 # token and its position, before any kernel is built; a good expression, with
 # an integer division by zero in it, runs and passes its CPU check.
 # usage: cli_compact.sh CLPRIM
@@ -33,4 +33,6 @@ expect 1 "unexpected '{' at 1" "$clprim" compact $small --keep '({ for (;;) {} 1
 expect 1 "assignment is not allowed: '=' at 2" "$clprim" compact $small --keep 'x = 3'
 expect 1 "unknown name 'y' at 0" "$clprim" compact $small --keep 'y > 3'
 expect 0 "check: ok" "$clprim" compact $small --keep 'x / (x - x) == 0 && x % 7 < 3'
+# The lowest int64 over -1 wraps on the device and in the CPU check alike, with no trap.
+expect 0 "check: ok" "$clprim" compact $small --type int64 --keep '(x | (-9223372036854775807 - 1)) / -1 < 0 || x % -1 != 0'
 exit $((failures != 0))

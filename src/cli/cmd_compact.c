@@ -276,12 +276,14 @@ static value apply(parser *ps, const char *op, value a, value b)
     if (!strcmp(op, "+")) return floating ? vflt(x + y) : vint((int64_t)((uint64_t)p + (uint64_t)q));
     if (!strcmp(op, "-")) return floating ? vflt(x - y) : vint((int64_t)((uint64_t)p - (uint64_t)q));
     if (!strcmp(op, "*")) return floating ? vflt(x * y) : vint((int64_t)((uint64_t)p * (uint64_t)q));
-    if (!strcmp(op, "/")) return floating ? vflt(x / y) : vint(q == 0 ? 0 : p / q);
+    /* As on the device: x / 0 and x % 0 are 0, and lowest / -1 wraps instead of trapping. */
+    if (!strcmp(op, "/"))
+        return floating ? vflt(x / y) : vint(q == 0 ? 0 : q == -1 ? (int64_t)(0 - (uint64_t)p) : p / q);
     if (floating) {
         fail_at(ps, "an integer operator on a float");
         return vint(0);
     }
-    if (!strcmp(op, "%")) return vint(q == 0 ? 0 : p % q);
+    if (!strcmp(op, "%")) return vint(q == 0 || q == -1 ? 0 : p % q);
     if (!strcmp(op, "&")) return vint(p & q);
     if (!strcmp(op, "|")) return vint(p | q);
     if (!strcmp(op, "^")) return vint(p ^ q);
