@@ -1,4 +1,4 @@
-/* Stream compaction (copy_if): the scan's multi-work-group skeleton (DESIGN.md)
+/* Stream compaction (copy_if): the scan's multi-work-group skeleton
  * with "count the kept elements" in pass 1 and "scatter them at their scanned
  * position" in pass 3, so the output keeps the input order on every device.
  *   1. count_chunks: work-group g counts the kept elements of its chunk;

@@ -2,7 +2,7 @@
  *
  * histogram_local: each work-group counts its chunk into private counts in local
  * memory (local atomics), then adds each non-zero count to the global counts with
- * one atomic_add per bin per work-group (the lecture's "shared histogram"). When
+ * one atomic_add per bin per work-group (a "shared histogram"). When
  * the bins do not fit in local memory, the host runs it once per window
  * [first_bin, first_bin + local_bins) of bins; elements outside the window are
  * skipped. histogram_global is the fallback for many windows: one global

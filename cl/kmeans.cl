@@ -9,7 +9,7 @@
  *                  (integer local atomics: exact, so the order does not matter);
  *   kmeans_fold    sums the work-groups' partials per (cluster, value), in ulong;
  *   kmeans_apply   every pixel replaced by its cluster's rounded centre.
- * Work-groups own contiguous chunks (the split of DESIGN.md); a chunk holds at
+ * Work-groups own contiguous chunks (the split of scan.cl); a chunk holds at
  * most 2^24 pixels so that its uint sums of 8-bit values cannot wrap.
  * Built with -DTYPE_NONE -DPIXEL_SIZE=p -DDIMS=d. */
 #include "common.cl"

@@ -1,5 +1,5 @@
 /* Stable LSD radix sort of 32-bit keys (and uint values), one RADIX_BITS-bit digit
- * per pass, on the multi-work-group split of DESIGN.md. Per pass:
+ * per pass, on the multi-work-group split of scan.cl. Per pass:
  *   radix_count    each work-group counts the digits of its chunk and writes
  *                  counts[digit * groups + group] (digit-major, ulong);
  *   (host)         one exclusive scan of the counts (the library's own scan):

@@ -1,4 +1,4 @@
-/* Pass 3 of the multi-work-group scan (DESIGN.md): each work-group scans its
+/* Pass 3 of the multi-work-group scan: each work-group scans its
  * chunk tile by tile, seeded with the combination of every element before it. */
 #include "common.cl"
 

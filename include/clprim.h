@@ -74,8 +74,7 @@ typedef enum {
 #undef CLPRIM_STATUS_ENUM
 } clprim_status;
 
-/* Element types. CLPRIM_DOUBLE needs cl_khr_fp64 (else CLPRIM_UNSUPPORTED).
- * CLPRIM_UINT8 was added after the first six and serves every primitive too. */
+/* Element types. CLPRIM_DOUBLE needs cl_khr_fp64 (else CLPRIM_UNSUPPORTED). */
 typedef enum {
     CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_INT64, CLPRIM_UINT64,
     CLPRIM_FLOAT, CLPRIM_DOUBLE, CLPRIM_UINT8
@@ -159,7 +158,6 @@ CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clpri
                                        cl_mem src, size_t offset, size_t n, void *result);
 
 /* ---- Stream compaction ------------------------------------------------- */
-/* CLPRIM-SECTION compaction: owned by the compaction work */
 
 /* Which elements a compaction keeps. */
 typedef enum {
@@ -258,7 +256,6 @@ CLPRIM_API clprim_status clprim_compact(clprim_context *ctx, clprim_type t, cons
                                         cl_event *done);
 
 /* ---- Histograms -------------------------------------------------------- */
-/* CLPRIM-SECTION histogram: owned by the histogram work */
 
 /* counts[counts_offset + b] (cl_uint) += the number of elements of
  * src[src_offset .. +n) that fall in bin b of `bins` even bins over [lo, hi).
@@ -296,7 +293,6 @@ CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl
                                           size_t counts_offset, int accumulate, cl_event *done);
 
 /* ---- Images and thresholding ------------------------------------------- */
-/* CLPRIM-SECTION threshold: owned by the threshold work */
 
 /* Images are buffers, not cl_image objects, so every device that runs the rest
  * of the library runs these too. Two shapes:
@@ -353,7 +349,8 @@ typedef enum {
 } clprim_threshold_mode;
 
 /* The colour threshold: a pixel is selected when its normalised red
- * r / sqrt(r^2 + g^2 + b^2) exceeds `ratio` (the report used 0.7). It is
+ * r / sqrt(r^2 + g^2 + b^2) exceeds `ratio` (0.7 picks out red
+ * objects well in photographs). It is
  * evaluated without division or square root, in float, as
  *     r > 0  &&  r*r > (ratio*ratio) * ((r*r + g*g) + b*b)
  * with each product and sum rounded to float and nothing fused (the kernel has
@@ -374,7 +371,7 @@ CLPRIM_API clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_
                                               const clprim_image *dst, float ratio,
                                               clprim_threshold_mode mode, cl_event *done);
 
-/* The same on planar float RGB; any float values (the report used 0..255).
+/* The same on planar float RGB; any float values (e.g. 0..255).
  * Black written by KEEP and YELLOW is +0.0f; other values are copied bit for bit. */
 CLPRIM_API clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
                                                      const clprim_planar_image *dst, float ratio,
@@ -396,8 +393,7 @@ typedef enum {
 
 /* Histogram of an interleaved image: value v (0..255) falls in bin
  * v * bins / 256 (integer division), so bins equal-width bins cover 0..255;
- * bins = 256 counts each level, bins = 16 is the lecture's histogram (with
- * even bins: its int(grey * 15) put only pure white in the last bin).
+ * bins = 256 counts each level, bins = 16 gives 16 levels a bin.
  * Writes `bins` cl_uint counts (bins times the channel count for ALL) to hist
  * from element hist_offset, replacing what was there. The counts are exact and
  * the same on every device and run (one private histogram per work-group in
@@ -457,7 +453,6 @@ CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim
                                                const clprim_image *dst, unsigned *level, cl_event *done);
 
 /* ---- Sorting ----------------------------------------------------------- */
-/* CLPRIM-SECTION sort: owned by the sort work */
 
 /* Stable LSD radix sort, ascending, of n keys of type t: CLPRIM_UINT32,
  * CLPRIM_INT32 or CLPRIM_FLOAT (other types: CLPRIM_INVALID_ARGUMENT). Keys
@@ -524,7 +519,6 @@ CLPRIM_API clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_g
                                          cl_event *done);
 
 /* ---- k-means colour quantization ---------------------------------------- */
-/* CLPRIM-SECTION kmeans: owned by the sort work */
 
 #define CLPRIM_KMEANS_MAX_K 256
 

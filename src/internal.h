@@ -270,8 +270,7 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
 const char *clprim_scalar_name(clprim_type t);
 
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
- * Owned by the compaction/histogram work; for the demo, the benchmarks and the
- * image code. Kernel files and names, for profiling hooks and messages: */
+ * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
 #define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks */
 #define CLPRIM_HISTOGRAM_FILE "histogram.cl"          /* kernels: histogram_local, histogram_global */
 

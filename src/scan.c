@@ -1,4 +1,4 @@
-/* Scan: the multi-work-group algorithm of DESIGN.md.
+/* Scan: the multi-work-group algorithm (README, "How it works").
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
  *   2. when G partials do not fit one tile, they are scanned (exclusive) by this
  *      same driver, recursively;

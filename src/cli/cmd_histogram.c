@@ -17,7 +17,7 @@ static int usage_to(FILE *to, int status)
     fprintf(to, "usage: clprim histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]\n"
                     "                        [--max-pixels N] [--device SPEC]\n"
                     "  IN         a PNG, JPEG or BMP image\n"
-                    "  --bins     1 .. 256 even bins over the levels 0..255 (default 16, as in the lecture)\n"
+                    "  --bins     1 .. 256 even bins over the levels 0..255 (default 16)\n"
                     "  --channel  one channel, grey = floor((r + g + b) / 3) (default), or all of them\n"
                     "  --plot     also draw the chart as a PNG bar chart\n"
                     "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");

@@ -325,7 +325,7 @@ static int float_only(clprim_type t)
     return t == CLPRIM_FLOAT;
 }
 
-/* Random colours, 0..255, in three planes: the report's layout. */
+/* Random colours, 0..255, in three planes. */
 static int threshold_prepare(workload *w)
 {
     float *planes = malloc(3 * w->n * sizeof *planes);
@@ -348,7 +348,7 @@ static clprim_status threshold_run(workload *w)
     return clprim_threshold_red_planar(w->ctx, &src, &dst, THRESHOLD_RATIO, CLPRIM_THRESHOLD_KEEP, NULL);
 }
 
-/* The report's C loop, in the header's exact formulation (compiled with
+/* The plain C loop, in the header's exact formulation (compiled with
  * -ffp-contract=off, as the kernel is). */
 static void threshold_cpu(workload *w)
 {
