@@ -283,12 +283,14 @@ static void bad_buffers_create(clprim_context *ctx, bad_call_buffers *b, uint64_
     }
 }
 
-/* Asserts every buffer holds its first bytes, then releases them all. */
-static void bad_buffers_check_release(clprim_context *ctx, bad_call_buffers *b, const harness_bad_call *row)
+/* Asserts every buffer holds its first bytes, but for those in `may_change` (a
+ * bit per harness_buf), then releases them all. */
+static void bad_buffers_check_release(clprim_context *ctx, bad_call_buffers *b, const harness_bad_call *row,
+                                      unsigned may_change)
 {
     unsigned char *now = harness_malloc(HARNESS_BAD_BYTES);
     for (int i = HB_A; i < HB_COUNT; i++) {
-        if (!b->init[i])
+        if (!b->init[i] || (may_change & (1u << i)))
             continue;
         cl_int err;
         size_t bytes = HARNESS_BAD_BYTES;
@@ -325,6 +327,28 @@ static int uses_image(const harness_bad_call *row)
     return 0;
 }
 
+/* The buffers (a bit per harness_buf) a successful row may change: those it
+ * writes, and HB_A through its sub-buffers. */
+static unsigned written_buffers(const harness_bad_call *row)
+{
+    unsigned bufs = 0;
+    for (int i = 0; i < 4; i++) {
+        if (row->want != CLPRIM_SUCCESS || !(row->written & HB_ARG(i)))
+            continue;
+        bufs |= 1u << row->buf[i];
+        if (row->buf[i] == HB_A_AT_0 || row->buf[i] == HB_A_AT_ALIGN)
+            bufs |= 1u << HB_A;
+    }
+    return bufs;
+}
+
+static void check_message(const harness_bad_call *row, const char *msg, const char *word)
+{
+    if (word)
+        ck_assert_msg(msg && strcasestr(msg, word), "%s: message \"%s\" does not mention \"%s\"", row->what,
+                      msg ? msg : "(null)", word);
+}
+
 void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_bad_caller call)
 {
     uint64_t rng = harness_rng(0xBAD);
@@ -340,13 +364,27 @@ void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_b
             for (int i = 0; i < 4; i++)
                 args[i] = b.buf[row->buf[i]];
             clprim_context *use = row->null_ctx ? NULL : ctx;
+            const int had_fp64 = ctx->has_fp64;
+            const unsigned compiled = ctx->programs_compiled;
+            if (row->without_fp64)
+                ctx->has_fp64 = 0;
             clprim_status got = call(use, row, args);
+            ctx->has_fp64 = had_fp64;
             const char *msg = clprim_last_error(use);
             ck_assert_msg(got == row->want, "%s: status %s, want %s (message: \"%s\")", row->what,
                           clprim_status_name(got), clprim_status_name(row->want), msg ? msg : "(null)");
-            ck_assert_msg(msg && strcasestr(msg, row->needle), "%s: message \"%s\" does not mention \"%s\"",
-                          row->what, msg ? msg : "(null)", row->needle);
-            bad_buffers_check_release(ctx, &b, row);
+            if (row->want == CLPRIM_SUCCESS) {
+                ck_assert_msg(msg && !*msg, "%s: succeeded but left the message \"%s\"", row->what,
+                              msg ? msg : "(null)");
+            } else {
+                ck_assert_msg(row->needle, "%s: a failing row names a word of its message", row->what);
+                check_message(row, msg, row->needle);
+                check_message(row, msg, row->also);
+            }
+            if (row->without_fp64)
+                ck_assert_msg(ctx->programs_compiled == compiled, "%s: compiled %u programs without fp64",
+                              row->what, ctx->programs_compiled - compiled);
+            bad_buffers_check_release(ctx, &b, row, written_buffers(row));
         }
         bad_buffers_close(&b);
     }

@@ -81,12 +81,19 @@ void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t gro
 
 
 /* ---- Bad calls as rows of a table ----
- * A suite lists bad calls in a static table of harness_bad_call rows and gives
- * one function that makes the call a row describes. For each row and device,
- * harness_run_bad_calls creates fresh buffers (below), makes the call, asserts
- * the status and a word of the message (clprim_last_error(NULL) when the row's
- * ctx is NULL), and that every buffer still holds exactly the bytes it started
- * with. */
+ * A suite lists bad calls (and the near misses that must still succeed) in a
+ * static table of harness_bad_call rows and gives one function that makes the
+ * call a row describes. For each device, harness_run_bad_calls runs the rows in
+ * order on one context; for each row it creates fresh buffers (below), makes the
+ * call, and asserts:
+ *  - the status is `want`;
+ *  - a failure's message (clprim_last_error(NULL) when the row's ctx is NULL)
+ *    contains `needle` and, when set, `also` (case-insensitive); a success's
+ *    message is "" (after a failing row, that success clears the message);
+ *  - every buffer still holds exactly the bytes it started with, except, for a
+ *    success, the buffers of the arguments that `written` names.
+ * The suite's function may assert more itself (a host-side result, a success's
+ * values against the reference). */
 
 #define HARNESS_BAD_BYTES 65536 /* each buffer's size; sub-buffers span half of it */
 
@@ -103,15 +110,23 @@ typedef enum {
     HB_COUNT
 } harness_buf;
 
+#define HB_ARG(i) (1u << (i)) /* for `written`: the call writes its buffer argument i */
+
 typedef struct {
-    const char *what;     /* the row, for failure messages */
-    int call;             /* which of the suite's calls (the suite's own enum) */
-    int null_ctx;         /* call with ctx NULL */
-    harness_buf buf[4];   /* the call's cl_mem arguments, in the suite's order */
-    size_t offset[4];     /* their offsets (in the call's units) */
-    size_t n;             /* the call's element count, when it takes one */
-    clprim_status want;   /* the status the call must return */
-    const char *needle;   /* a word its message must contain */
+    const char *what;       /* the row, for failure messages */
+    int call;               /* which of the suite's calls (the suite's own enum) */
+    int null_ctx;           /* call with ctx NULL */
+    harness_buf buf[4];     /* the call's cl_mem arguments, in the suite's order */
+    size_t offset[4];       /* their offsets (in the call's units) */
+    size_t n;               /* the call's element count, when it takes one */
+    clprim_status want;     /* the status the call must return */
+    const char *needle;     /* a word a failure's message must contain */
+    /* Optional, zero when not given: */
+    clprim_type type;       /* the element type, for calls that take one (0 is CLPRIM_INT32) */
+    int op;                 /* the call's operator or mode, in the suite's terms (0 is CLPRIM_SUM) */
+    const char *also;       /* a second word the message must contain */
+    unsigned written;       /* a success: HB_ARG(i) for each buf[i] it writes (a sub-buffer's parent too) */
+    int without_fp64;       /* call as on a device without cl_khr_fp64; nothing may be compiled */
 } harness_bad_call;
 
 /* Makes the call `row` describes with buf[i] the cl_mem for row->buf[i]. */
