@@ -127,6 +127,8 @@ typedef struct {
     const char *also;       /* a second word the message must contain */
     unsigned written;       /* a success: HB_ARG(i) for each buf[i] it writes (a sub-buffer's parent too) */
     int without_fp64;       /* call as on a device without cl_khr_fp64; nothing may be compiled */
+    int variant;            /* the suite's own variant of the call: an index it maps to arguments it
+                             * prepared (an image layout, a grid, a histogram's range); 0 is its usual call */
 } harness_bad_call;
 
 /* Makes the call `row` describes with buf[i] the cl_mem for row->buf[i]. */
