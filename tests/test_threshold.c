@@ -726,281 +726,194 @@ START_TEST(photos_histograms_and_otsu)
 }
 END_TEST
 
-/* ---- Bad arguments: a status, a message, nothing written ---- */
+/* ---- Two valid edges ---- */
 
-/* Asserts the status and the message, then that dst is all sentinel. */
-static void expect_failure(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle, cl_mem dst,
-                           size_t bytes)
-{
-    harness_assert_error(ctx, got, want, needle);
-    const char *msg = clprim_last_error(ctx);
-    ck_assert_msg(msg && *msg, "no message for %s", clprim_status_name(want));
-    if (needle)
-        ck_assert_msg(strstr(msg, needle) != NULL, "message \"%s\" does not mention \"%s\"", msg, needle);
-    if (dst) {
-        clFinish(clprim_queue(ctx));
-        uint8_t *data = harness_malloc(bytes);
-        harness_read(ctx, dst, 0, bytes, data);
-        ck_assert_msg(harness_all_sentinel(data, bytes), "dst was written by a failing call (%s)", msg);
-        free(data);
-    }
-}
-
-START_TEST(bad_arguments)
+/* Ratio 1 is valid and selects nothing, not even pure red; 0.999 selects it. */
+START_TEST(red_ratio_one_selects_nothing)
 {
     FOR_EACH_DEVICE(ctx)
     {
         const size_t w = 5, h = 3, bytes = w * h * 4;
-        uint8_t px[5 * 3 * 4];
-        memset(px, 200, sizeof px);
-        cl_mem sbuf = harness_buffer(ctx, bytes, px), dbuf = harness_buffer(ctx, bytes, NULL);
-        cl_mem ro = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, bytes, NULL);
-        const clprim_image src = {sbuf, 0, w, h, 0, CLPRIM_RGBA8}, dst = {dbuf, 0, w, h, 0, CLPRIM_RGBA8};
-        clprim_image bad;
-        const clprim_threshold_mode keep = CLPRIM_THRESHOLD_KEEP;
-
-        /* Contexts and images */
-        ck_assert_int_eq(clprim_threshold_red(NULL, &src, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT);
-        ck_assert_ptr_nonnull(strstr(clprim_last_error(NULL), "ctx"));
-        expect_failure(ctx, clprim_threshold_red(ctx, NULL, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "src is NULL", dbuf, bytes);
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, NULL, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "dst is NULL", dbuf, bytes);
-        bad = src, bad.data = NULL;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "data is NULL", dbuf, bytes);
-        bad = dst, bad.width = 0;
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &bad, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT, "width 0",
-                       dbuf, bytes);
-        bad = src, bad.height = 0;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "height 0", dbuf, bytes);
-        bad = src, bad.row_pitch = w * 4 - 1;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "row_pitch", dbuf, bytes);
-        bad = src, bad.row_pitch = w * 4 + 1; /* (h - 1) * pitch + row = bytes + 2 */
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_BUFFER_TOO_SMALL,
-                       "holds 60 bytes", dbuf, bytes);
-        bad = src, bad.offset = 1;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_BUFFER_TOO_SMALL,
-                       "reaches byte 61", dbuf, bytes);
-        bad = dst, bad.height = h + 1;
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &bad, 0.7f, keep, NULL), CLPRIM_BUFFER_TOO_SMALL, "dst",
-                       dbuf, bytes);
-        bad = src, bad.width = SIZE_MAX / 2;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "overflow", dbuf, bytes);
-        bad = src, bad.row_pitch = SIZE_MAX / 2;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "overflow", dbuf, bytes);
-        bad = src, bad.format = (clprim_pixel_format)7;
-        expect_failure(ctx, clprim_threshold_red(ctx, &bad, &dst, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "clprim_pixel_format 7", dbuf, bytes);
-        bad = dst, bad.data = ro;
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &bad, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "READ_ONLY", dbuf, bytes);
-        /* Red-ratio specifics */
-        const float bad_ratios[] = {NAN, 0.0f, -0.5f, 1.0000001f, INFINITY, -INFINITY};
-        for (size_t i = 0; i < 6; i++)
-            expect_failure(ctx, clprim_threshold_red(ctx, &src, &dst, bad_ratios[i], keep, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "ratio", dbuf, bytes);
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &dst, 0.7f, (clprim_threshold_mode)3, NULL),
-                       CLPRIM_INVALID_ARGUMENT, "clprim_threshold_mode 3", dbuf, bytes);
-        bad = dst, bad.format = CLPRIM_RGB8;
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &bad, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "must match", dbuf, bytes);
-        bad = dst, bad.width = w - 1;
-        expect_failure(ctx, clprim_threshold_red(ctx, &src, &bad, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                       "5 x 3", dbuf, bytes);
-        {
-            clprim_image gs = {sbuf, 0, w, h, 0, CLPRIM_GREY8}, gd = {dbuf, 0, w, h, 0, CLPRIM_GREY8};
-            expect_failure(ctx, clprim_threshold_red(ctx, &gs, &gd, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "GREY8", dbuf, bytes);
-        }
-        /* Overlap inside one buffer, not in place */
-        {
-            cl_mem big = harness_buffer(ctx, 2 * bytes, NULL);
-            clprim_image a = {big, 0, w, h, 0, CLPRIM_RGBA8}, b = {big, 4, w, h, 0, CLPRIM_RGBA8};
-            expect_failure(ctx, clprim_threshold_red(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "in place", big, 2 * bytes);
-            b.offset = bytes; /* disjoint halves: fine */
-            ck_assert_int_eq(clprim_threshold_red(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_SUCCESS);
-            clReleaseMemObject(big);
-        }
-        /* The last row needs no padding: a buffer of exactly (h - 1) * pitch + row bytes is enough. */
-        {
-            clprim_image exact = {sbuf, 0, w - 1, h, w * 4, CLPRIM_RGBA8};
-            cl_mem small = harness_buffer(ctx, (h - 1) * w * 4 + (w - 1) * 4, NULL);
-            clprim_image ed = {small, 0, w - 1, h, w * 4, CLPRIM_RGBA8};
-            ck_assert_int_eq(clprim_threshold_red(ctx, &exact, &ed, 0.7f, keep, NULL), CLPRIM_SUCCESS);
-            clReleaseMemObject(small);
-        }
-        /* Ratio 1 is valid and selects nothing. */
-        {
-            cl_mem out = harness_buffer(ctx, bytes, NULL);
-            clprim_image od = {out, 0, w, h, 0, CLPRIM_RGBA8};
-            uint8_t red[5 * 3 * 4];
-            for (size_t i = 0; i < w * h; i++)
-                red[4 * i] = 255, red[4 * i + 1] = red[4 * i + 2] = 0, red[4 * i + 3] = 9;
-            cl_mem rb = harness_buffer(ctx, bytes, red);
-            clprim_image rs = {rb, 0, w, h, 0, CLPRIM_RGBA8};
-            ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 1.0f, keep, NULL), CLPRIM_SUCCESS);
-            uint8_t got[5 * 3 * 4];
-            harness_read(ctx, out, 0, bytes, got);
-            for (size_t i = 0; i < w * h; i++)
-                ck_assert(got[4 * i] == 0 && got[4 * i + 1] == 0 && got[4 * i + 2] == 0 && got[4 * i + 3] == 9);
-            ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 0.999f, keep, NULL), CLPRIM_SUCCESS);
-            harness_read(ctx, out, 0, bytes, got);
-            ck_assert_int_eq(got[0], 255);
-            clReleaseMemObject(out);
-            clReleaseMemObject(rb);
-        }
-
-        /* Planar */
-        {
-            const size_t n = w * h, fbytes = 3 * n * sizeof(float);
-            cl_mem fs = harness_buffer(ctx, fbytes, NULL), fd = harness_buffer(ctx, fbytes, NULL);
-            clprim_planar_image ps = {fs, 0, w, h}, pd = {fd, 0, w, h}, pb;
-            ck_assert_int_eq(clprim_threshold_red_planar(NULL, &ps, &pd, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT);
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, NULL, &pd, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "src is NULL", fd, fbytes);
-            pb = pd, pb.offset = 1;
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &ps, &pb, 0.7f, keep, NULL), CLPRIM_BUFFER_TOO_SMALL,
-                           "dst", fd, fbytes);
-            pb = ps, pb.height = 0;
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &pb, &pd, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "height 0", fd, fbytes);
-            pb = pd, pb.width = 3, pb.height = 4;
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &ps, &pb, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "5 x 3", fd, fbytes);
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &ps, &pd, NAN, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "ratio", fd, fbytes);
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &ps, &pd, 0.7f, (clprim_threshold_mode)-1, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "mode", fd, fbytes);
-            pb = ps, pb.data = fd, pb.offset = 1; /* overlaps pd without being it */
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &pd, &pb, 0.7f, keep, NULL), CLPRIM_BUFFER_TOO_SMALL,
-                           NULL, NULL, 0);
-            cl_mem big = harness_buffer(ctx, 2 * fbytes, NULL);
-            clprim_planar_image a = {big, 0, w, h}, b = {big, 5, w, h};
-            expect_failure(ctx, clprim_threshold_red_planar(ctx, &a, &b, 0.7f, keep, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "in place", big, 2 * fbytes);
-            clReleaseMemObject(big);
-            clReleaseMemObject(fs);
-            clReleaseMemObject(fd);
-        }
-
-        /* Histograms */
-        {
-            cl_mem hb = harness_buffer(ctx, 256 * 4 * 4, NULL);
-            const size_t hbytes = 256 * 4 * 4;
-            ck_assert_int_eq(clprim_image_histogram(NULL, &src, CLPRIM_CHANNEL_R, 16, hb, 0, NULL),
-                             CLPRIM_INVALID_ARGUMENT);
-            expect_failure(ctx, clprim_image_histogram(ctx, NULL, CLPRIM_CHANNEL_R, 16, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "image is NULL", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_R, 0, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "bins 0", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_R, 257, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "bins 257", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &src, (clprim_channel)9, 16, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "clprim_channel 9", hb, hbytes);
-            clprim_image rgb = {sbuf, 0, w, h, 0, CLPRIM_RGB8}, grey = {sbuf, 0, w, h, 0, CLPRIM_GREY8};
-            expect_failure(ctx, clprim_image_histogram(ctx, &rgb, CLPRIM_CHANNEL_A, 16, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "alpha", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &grey, CLPRIM_CHANNEL_G, 16, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "GREY8", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_ALL, 256, hb, 1, NULL),
-                           CLPRIM_BUFFER_TOO_SMALL, "hist", hb, hbytes);
-            expect_failure(ctx, clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_R, 16, NULL, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "hist is NULL", hb, hbytes);
-            bad = src, bad.row_pitch = 3;
-            expect_failure(ctx, clprim_image_histogram(ctx, &bad, CLPRIM_CHANNEL_R, 16, hb, 0, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "row_pitch", hb, hbytes);
-            ck_assert_int_eq(clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_ALL, 256, hb, 0, NULL), CLPRIM_SUCCESS);
-
-            /* Otsu */
-            cl_mem lb = harness_buffer(ctx, 8, NULL);
-            unsigned level = 77;
-            ck_assert_int_eq(clprim_otsu(NULL, hb, 0, 16, lb, 0, NULL, NULL), CLPRIM_INVALID_ARGUMENT);
-            expect_failure(ctx, clprim_otsu(ctx, hb, 0, 0, lb, 0, &level, NULL), CLPRIM_INVALID_ARGUMENT, "bins 0", lb,
-                           8);
-            expect_failure(ctx, clprim_otsu(ctx, hb, 0, 257, lb, 0, &level, NULL), CLPRIM_INVALID_ARGUMENT, "bins 257",
-                           lb, 8);
-            expect_failure(ctx, clprim_otsu(ctx, hb, 0, 16, NULL, 0, NULL, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "both NULL", lb, 8);
-            expect_failure(ctx, clprim_otsu(ctx, hb, 1000, 256, lb, 0, &level, NULL), CLPRIM_BUFFER_TOO_SMALL, "hist",
-                           lb, 8);
-            expect_failure(ctx, clprim_otsu(ctx, hb, 0, 256, lb, 2, &level, NULL), CLPRIM_BUFFER_TOO_SMALL, "level", lb,
-                           8);
-            expect_failure(ctx, clprim_otsu(ctx, NULL, 0, 256, lb, 0, &level, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "hist is NULL", lb, 8);
-            ck_assert_uint_eq(level, 77);
-
-            /* Grey thresholds */
-            expect_failure(ctx, clprim_threshold_grey(ctx, &src, &dst, 256, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "level 256", dbuf, bytes);
-            ck_assert_int_eq(clprim_threshold_grey(NULL, &src, &dst, 1, NULL), CLPRIM_INVALID_ARGUMENT);
-            bad = dst, bad.height = 2;
-            expect_failure(ctx, clprim_threshold_grey(ctx, &src, &bad, 1, NULL), CLPRIM_INVALID_ARGUMENT, "5 x 2",
-                           dbuf, bytes);
-            expect_failure(ctx, clprim_threshold_grey_buffer(ctx, &src, &dst, NULL, 0, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "level is NULL", dbuf, bytes);
-            expect_failure(ctx, clprim_threshold_grey_buffer(ctx, &src, &dst, lb, 2, NULL), CLPRIM_BUFFER_TOO_SMALL,
-                           "level", dbuf, bytes);
-            clprim_image half = {dbuf, 0, w, 2, 0, CLPRIM_GREY8}, hsrc = {sbuf, 0, w, 2, 0, CLPRIM_GREY8};
-            expect_failure(ctx, clprim_threshold_grey_buffer(ctx, &hsrc, &half, dbuf, 1, NULL),
-                           CLPRIM_INVALID_ARGUMENT, "and dst bytes", dbuf, bytes);
-            expect_failure(ctx, clprim_threshold_otsu(ctx, &src, NULL, &level, NULL), CLPRIM_INVALID_ARGUMENT,
-                           "dst is NULL", dbuf, bytes);
-            bad = dst, bad.offset = 2;
-            expect_failure(ctx, clprim_threshold_otsu(ctx, &src, &bad, &level, NULL), CLPRIM_BUFFER_TOO_SMALL, "dst",
-                           dbuf, bytes);
-            ck_assert_uint_eq(level, 77);
-            clReleaseMemObject(lb);
-            clReleaseMemObject(hb);
-        }
-        ck_assert_uint_eq(clprim_pixel_size(CLPRIM_RGB8), 3);
-        ck_assert_uint_eq(clprim_pixel_size(CLPRIM_RGBA8), 4);
-        ck_assert_uint_eq(clprim_pixel_size(CLPRIM_GREY8), 1);
-        ck_assert_uint_eq(clprim_pixel_size((clprim_pixel_format)3), 0);
-        /* After a success the message is empty again. */
-        ck_assert_int_eq(clprim_threshold_red(ctx, &src, &dst, 0.7f, keep, NULL), CLPRIM_SUCCESS);
-        ck_assert_str_eq(clprim_last_error(ctx), "");
-        clReleaseMemObject(sbuf);
-        clReleaseMemObject(dbuf);
-        clReleaseMemObject(ro);
+        uint8_t red[5 * 3 * 4], got[5 * 3 * 4];
+        for (size_t i = 0; i < w * h; i++)
+            red[4 * i] = 255, red[4 * i + 1] = red[4 * i + 2] = 0, red[4 * i + 3] = 9;
+        cl_mem rb = harness_buffer(ctx, bytes, red), out = harness_buffer(ctx, bytes, NULL);
+        const clprim_image rs = {rb, 0, w, h, 0, CLPRIM_RGBA8}, od = {out, 0, w, h, 0, CLPRIM_RGBA8};
+        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 1.0f, CLPRIM_THRESHOLD_KEEP, NULL), CLPRIM_SUCCESS);
+        harness_read(ctx, out, 0, bytes, got);
+        for (size_t i = 0; i < w * h; i++)
+            ck_assert(got[4 * i] == 0 && got[4 * i + 1] == 0 && got[4 * i + 2] == 0 && got[4 * i + 3] == 9);
+        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 0.999f, CLPRIM_THRESHOLD_KEEP, NULL), CLPRIM_SUCCESS);
+        harness_read(ctx, out, 0, bytes, got);
+        ck_assert_int_eq(got[0], 255);
+        clReleaseMemObject(out);
+        clReleaseMemObject(rb);
     }
 }
 END_TEST
 
+START_TEST(pixel_sizes)
+{
+    ck_assert_uint_eq(clprim_pixel_size(CLPRIM_RGB8), 3);
+    ck_assert_uint_eq(clprim_pixel_size(CLPRIM_RGBA8), 4);
+    ck_assert_uint_eq(clprim_pixel_size(CLPRIM_GREY8), 1);
+    ck_assert_uint_eq(clprim_pixel_size((clprim_pixel_format)3), 0);
+}
+END_TEST
+
+/* ---- Bad arguments: a status, a message, nothing written ---- */
+
 enum { RED, RED_PLANAR, IMAGE_HISTOGRAM, OTSU, GREY, GREY_BUFFER, THRESHOLD_OTSU };
 
+/* What a row changes in its call's usual arguments. */
+enum {
+    TH_USUAL,
+    TH_SRC_NULL,
+    TH_DST_NULL,
+    TH_SRC_HEIGHT_0,
+    TH_DST_WIDTH_0,
+    TH_SRC_PITCH_BELOW_A_ROW,
+    TH_SRC_PITCH_A_BYTE_LONG,
+    TH_SRC_WIDTH_HUGE,
+    TH_SRC_PITCH_HUGE,
+    TH_SRC_FORMAT_7,
+    TH_DST_RGB8,
+    TH_DST_NARROWER,
+    TH_DST_OTHER_SHAPE, /* as many pixels, another width and height */
+    TH_GREY8,
+    TH_RGB8,
+    TH_LAST_ROW_UNPADDED, /* 31 pixels wide, rows of 32 */
+    TH_RATIO_NAN,
+    TH_RATIO_0,
+    TH_RATIO_NEGATIVE,
+    TH_RATIO_ABOVE_1,
+    TH_RATIO_INFINITE,
+    TH_RATIO_MINUS_INFINITE,
+    TH_BINS_0,
+    TH_BINS_257,
+    TH_LEVEL_256,
+    TH_NO_RESULT,
+};
+
 /* buf: src (or image, or hist), dst (or hist, or level), then level; offsets
- * alike. Images: 32 x 32 RGBA8, 64 x 64 GREY8 (4 KiB each), 16 x 16 planar. */
+ * alike; op: the red threshold's mode or the histogram's channel. Images:
+ * 32 x 32 RGBA8, 64 x 64 GREY8 (4 KiB each), 16 x 16 planar; 256 bins, ratio
+ * 0.5, level 128. A refusal hands back no Otsu level. */
 static clprim_status threshold_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
-    const clprim_image rgba[2] = {{buf[0], row->offset[0], 32, 32, 0, CLPRIM_RGBA8},
-                                  {buf[1], row->offset[1], 32, 32, 0, CLPRIM_RGBA8}};
-    const clprim_image grey[2] = {{buf[0], row->offset[0], 64, 64, 0, CLPRIM_GREY8},
-                                  {buf[1], row->offset[1], 64, 64, 0, CLPRIM_GREY8}};
-    const clprim_planar_image planar[2] = {{buf[0], row->offset[0], 16, 16}, {buf[1], row->offset[1], 16, 16}};
-    unsigned level;
+    const int grey_call = row->call == GREY || row->call == GREY_BUFFER || row->call == THRESHOLD_OTSU;
+    const size_t side = grey_call ? 64 : 32;
+    const clprim_pixel_format format = grey_call ? CLPRIM_GREY8 : CLPRIM_RGBA8;
+    clprim_image img[2] = {{buf[0], row->offset[0], side, side, 0, format},
+                           {buf[1], row->offset[1], side, side, 0, format}};
+    clprim_planar_image planar[2] = {{buf[0], row->offset[0], 16, 16}, {buf[1], row->offset[1], 16, 16}};
+    float ratio = 0.5f;
+    unsigned bins = 256, grey_level = 128, level = 77;
+    switch (row->variant) {
+    case TH_SRC_HEIGHT_0: img[0].height = planar[0].height = 0; break;
+    case TH_DST_WIDTH_0: img[1].width = 0; break;
+    case TH_SRC_PITCH_BELOW_A_ROW: img[0].row_pitch = side * 4 - 1; break;
+    case TH_SRC_PITCH_A_BYTE_LONG: img[0].row_pitch = side * 4 + 1; break;
+    case TH_SRC_WIDTH_HUGE: img[0].width = SIZE_MAX / 2; break;
+    case TH_SRC_PITCH_HUGE: img[0].row_pitch = SIZE_MAX / 2; break;
+    case TH_SRC_FORMAT_7: img[0].format = (clprim_pixel_format)7; break;
+    case TH_DST_RGB8: img[1].format = CLPRIM_RGB8; break;
+    case TH_DST_NARROWER: img[1].width = side - 1; break;
+    case TH_DST_OTHER_SHAPE:
+        img[1].width = 2 * side, img[1].height = side / 2;
+        planar[1].width = 8, planar[1].height = 32;
+        break;
+    case TH_GREY8: img[0].format = img[1].format = CLPRIM_GREY8; break;
+    case TH_RGB8: img[0].format = CLPRIM_RGB8; break;
+    case TH_LAST_ROW_UNPADDED:
+        img[0].width = img[1].width = side - 1;
+        img[0].row_pitch = img[1].row_pitch = side * 4;
+        break;
+    case TH_RATIO_NAN: ratio = NAN; break;
+    case TH_RATIO_0: ratio = 0.0f; break;
+    case TH_RATIO_NEGATIVE: ratio = -0.5f; break;
+    case TH_RATIO_ABOVE_1: ratio = 1.0000001f; break;
+    case TH_RATIO_INFINITE: ratio = INFINITY; break;
+    case TH_RATIO_MINUS_INFINITE: ratio = -INFINITY; break;
+    case TH_BINS_0: bins = 0; break;
+    case TH_BINS_257: bins = 257; break;
+    case TH_LEVEL_256: grey_level = 256; break;
+    }
+    const clprim_image *src = row->variant == TH_SRC_NULL ? NULL : &img[0];
+    const clprim_image *dst = row->variant == TH_DST_NULL ? NULL : &img[1];
+    clprim_status s;
     switch (row->call) {
     case RED:
-        return clprim_threshold_red(ctx, &rgba[0], &rgba[1], 0.5f, CLPRIM_THRESHOLD_KEEP, NULL);
+        return clprim_threshold_red(ctx, src, dst, ratio, (clprim_threshold_mode)row->op, NULL);
     case RED_PLANAR:
-        return clprim_threshold_red_planar(ctx, &planar[0], &planar[1], 0.5f, CLPRIM_THRESHOLD_KEEP, NULL);
+        return clprim_threshold_red_planar(ctx, row->variant == TH_SRC_NULL ? NULL : &planar[0], &planar[1], ratio,
+                                           (clprim_threshold_mode)row->op, NULL);
     case IMAGE_HISTOGRAM:
-        return clprim_image_histogram(ctx, &rgba[0], CLPRIM_CHANNEL_R, 256, buf[1], row->offset[1], NULL);
+        return clprim_image_histogram(ctx, src, (clprim_channel)row->op, bins, buf[1], row->offset[1], NULL);
     case OTSU:
-        return clprim_otsu(ctx, buf[0], row->offset[0], 256, buf[1], row->offset[1], &level, NULL);
+        s = clprim_otsu(ctx, buf[0], row->offset[0], bins, buf[1], row->offset[1],
+                        row->variant == TH_NO_RESULT ? NULL : &level, NULL);
+        break;
     case GREY:
-        return clprim_threshold_grey(ctx, &grey[0], &grey[1], 128, NULL);
+        return clprim_threshold_grey(ctx, src, dst, grey_level, NULL);
     case GREY_BUFFER:
-        return clprim_threshold_grey_buffer(ctx, &grey[0], &grey[1], buf[2], row->offset[2], NULL);
+        return clprim_threshold_grey_buffer(ctx, src, dst, buf[2], row->offset[2], NULL);
+    default:
+        s = clprim_threshold_otsu(ctx, src, dst, &level, NULL);
+        break;
     }
-    return clprim_threshold_otsu(ctx, &grey[0], &grey[1], &level, NULL);
+    if (s != CLPRIM_SUCCESS)
+        ck_assert_msg(level == 77, "%s: a refused call handed back level %u", row->what, level);
+    return s;
 }
+
+/* A buffer holds 64 KiB: an image of 4 KiB at 61441 is a byte short, as are
+ * 768 planar floats at 15617 and 1024 cl_uint at 15361. */
 static const harness_bad_call threshold_bad_calls[] = {
+    /* Contexts and images */
+    {"red: ctx NULL", RED, 1, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ctx"},
+    {"red: src NULL", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "src is NULL", .variant = TH_SRC_NULL},
+    {"red: dst NULL", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "dst is NULL", .variant = TH_DST_NULL},
+    {"red: src data NULL", RED, 0, {HB_NULL, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "data is NULL"},
+    {"red: dst width 0", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "width 0", .variant = TH_DST_WIDTH_0},
+    {"red: src height 0", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "height 0",
+     .variant = TH_SRC_HEIGHT_0},
+    {"red: src row_pitch below a row", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "row_pitch",
+     .variant = TH_SRC_PITCH_BELOW_A_ROW},
+    {"red: src rows a byte long reach past the end", RED, 0, {HB_A, HB_B}, {61440}, 0, CLPRIM_BUFFER_TOO_SMALL,
+     "holds 65536 bytes", .variant = TH_SRC_PITCH_A_BYTE_LONG},
+    {"red: src a byte short", RED, 0, {HB_A, HB_B}, {61441}, 0, CLPRIM_BUFFER_TOO_SMALL, "reaches byte 65537"},
+    {"red: dst a byte short", RED, 0, {HB_A, HB_B}, {0, 61441}, 0, CLPRIM_BUFFER_TOO_SMALL, "dst"},
+    {"red: src width overflows", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "overflow",
+     .variant = TH_SRC_WIDTH_HUGE},
+    {"red: src row_pitch overflows", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "overflow",
+     .variant = TH_SRC_PITCH_HUGE},
+    {"red: src format 7", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "clprim_pixel_format 7",
+     .variant = TH_SRC_FORMAT_7},
+    {"red: dst CL_MEM_READ_ONLY", RED, 0, {HB_A, HB_READ_ONLY}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "READ_ONLY"},
+    /* Red-ratio specifics */
+    {"red: ratio NaN", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio", .variant = TH_RATIO_NAN},
+    {"red: ratio 0", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio", .variant = TH_RATIO_0},
+    {"red: ratio -0.5", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio",
+     .variant = TH_RATIO_NEGATIVE},
+    {"red: ratio above 1", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio",
+     .variant = TH_RATIO_ABOVE_1},
+    {"red: ratio infinite", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio",
+     .variant = TH_RATIO_INFINITE},
+    {"red: ratio -infinite", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio",
+     .variant = TH_RATIO_MINUS_INFINITE},
+    {"red: mode 3", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "clprim_threshold_mode 3", .op = 3},
+    {"red: dst of another format", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "must match",
+     .variant = TH_DST_RGB8},
+    {"red: dst narrower", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "32 x 32",
+     .variant = TH_DST_NARROWER},
+    {"red: GREY8 images", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "GREY8", .variant = TH_GREY8},
+    {"red: one buffer, not in place", RED, 0, {HB_A, HB_A}, {0, 4}, 0, CLPRIM_INVALID_ARGUMENT, "in place"},
+    {"red: disjoint halves of one buffer", RED, 0, {HB_A, HB_A}, {0, 4096}, 0, CLPRIM_SUCCESS, NULL,
+     .written = HB_ARG(1)},
+    /* The last row needs no padding: (h - 1) * pitch + row bytes are enough. */
+    {"red: dst ends with an unpadded row", RED, 0, {HB_A, HB_B}, {0, 65536 - 31 * 128 - 31 * 4}, 0, CLPRIM_SUCCESS,
+     NULL, .written = HB_ARG(1), .variant = TH_LAST_ROW_UNPADDED},
     {"red: dst a sub-buffer inside src", RED, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "sub-buffer"},
     {"red: dst a sub-buffer at 0, shifted by a pixel", RED, 0, {HB_A, HB_A_AT_0}, {0, 4}, 0,
@@ -1009,12 +922,51 @@ static const harness_bad_call threshold_bad_calls[] = {
     {"red: dst an image object", RED, 0, {HB_A, HB_IMAGE}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
     {"red: src CL_MEM_WRITE_ONLY", RED, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "CL_MEM_WRITE_ONLY"},
+    /* Planar */
+    {"planar: ctx NULL", RED_PLANAR, 1, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ctx"},
+    {"planar: src NULL", RED_PLANAR, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "src is NULL",
+     .variant = TH_SRC_NULL},
+    {"planar: dst a float short", RED_PLANAR, 0, {HB_A, HB_B}, {0, 15617}, 0, CLPRIM_BUFFER_TOO_SMALL, "dst"},
+    {"planar: src height 0", RED_PLANAR, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "height 0",
+     .variant = TH_SRC_HEIGHT_0},
+    {"planar: dst of another shape", RED_PLANAR, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "16 x 16",
+     .variant = TH_DST_OTHER_SHAPE},
+    {"planar: ratio NaN", RED_PLANAR, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ratio",
+     .variant = TH_RATIO_NAN},
+    {"planar: mode -1", RED_PLANAR, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "mode", .op = -1},
+    /* Too small is found before the overlap. */
+    {"planar: dst a float short, overlapping src", RED_PLANAR, 0, {HB_A, HB_A}, {15616, 15617}, 0,
+     CLPRIM_BUFFER_TOO_SMALL, "dst"},
+    {"planar: one buffer, not in place", RED_PLANAR, 0, {HB_A, HB_A}, {0, 5}, 0, CLPRIM_INVALID_ARGUMENT,
+     "in place"},
     {"planar: dst a sub-buffer inside src", RED_PLANAR, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "sub-buffer"},
     {"planar: src an image object", RED_PLANAR, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "image object"},
     {"planar: src CL_MEM_WRITE_ONLY", RED_PLANAR, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "CL_MEM_WRITE_ONLY"},
+    /* Histograms */
+    {"image_histogram: ctx NULL", IMAGE_HISTOGRAM, 1, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ctx"},
+    {"image_histogram: image NULL", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "image is NULL", .variant = TH_SRC_NULL},
+    {"image_histogram: bins 0", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "bins 0",
+     .variant = TH_BINS_0},
+    {"image_histogram: bins 257", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "bins 257",
+     .variant = TH_BINS_257},
+    {"image_histogram: channel 9", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "clprim_channel 9", .op = 9},
+    {"image_histogram: alpha of RGB8", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "alpha",
+     .op = CLPRIM_CHANNEL_A, .variant = TH_RGB8},
+    {"image_histogram: green of GREY8", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "GREY8",
+     .op = CLPRIM_CHANNEL_G, .variant = TH_GREY8},
+    {"image_histogram: hist an element short", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0, 15361}, 0,
+     CLPRIM_BUFFER_TOO_SMALL, "hist", .op = CLPRIM_CHANNEL_ALL},
+    {"image_histogram: hist NULL", IMAGE_HISTOGRAM, 0, {HB_A, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "hist is NULL"},
+    {"image_histogram: row_pitch below a row", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "row_pitch", .variant = TH_SRC_PITCH_BELOW_A_ROW},
+    {"image_histogram: every channel fits", IMAGE_HISTOGRAM, 0, {HB_A, HB_B}, {0, 15360}, 0, CLPRIM_SUCCESS, NULL,
+     .op = CLPRIM_CHANNEL_ALL, .written = HB_ARG(1)},
     {"image_histogram: hist a sub-buffer inside the image", IMAGE_HISTOGRAM, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0,
      CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
     {"image_histogram: hist in the image's buffer", IMAGE_HISTOGRAM, 0, {HB_A, HB_A}, {0, 16}, 0,
@@ -1023,25 +975,52 @@ static const harness_bad_call threshold_bad_calls[] = {
      CLPRIM_INVALID_ARGUMENT, "image object"},
     {"image_histogram: image CL_MEM_WRITE_ONLY", IMAGE_HISTOGRAM, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0,
      CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
+    /* Otsu */
+    {"otsu: ctx NULL", OTSU, 1, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ctx"},
+    {"otsu: bins 0", OTSU, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "bins 0", .variant = TH_BINS_0},
+    {"otsu: bins 257", OTSU, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "bins 257", .variant = TH_BINS_257},
+    {"otsu: level and result both NULL", OTSU, 0, {HB_A, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "both NULL",
+     .variant = TH_NO_RESULT},
+    {"otsu: hist an element short", OTSU, 0, {HB_A, HB_B}, {16129}, 0, CLPRIM_BUFFER_TOO_SMALL, "hist"},
+    {"otsu: level past the end", OTSU, 0, {HB_A, HB_B}, {0, 16384}, 0, CLPRIM_BUFFER_TOO_SMALL, "level"},
+    {"otsu: hist NULL", OTSU, 0, {HB_NULL, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "hist is NULL"},
     {"otsu: level a sub-buffer inside hist", OTSU, 0, {HB_A, HB_A_AT_0}, {0, 5}, 0, CLPRIM_INVALID_ARGUMENT,
      "sub-buffer"},
     {"otsu: hist an image object", OTSU, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "image object"},
     {"otsu: hist CL_MEM_WRITE_ONLY", OTSU, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "CL_MEM_WRITE_ONLY"},
+    /* Grey thresholds */
+    {"grey: level 256", GREY, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "level 256",
+     .variant = TH_LEVEL_256},
+    {"grey: ctx NULL", GREY, 1, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "ctx"},
+    {"grey: dst of another shape", GREY, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "128 x 32",
+     .variant = TH_DST_OTHER_SHAPE},
     {"grey: dst a sub-buffer inside src", GREY, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "sub-buffer"},
     {"grey: src CL_MEM_WRITE_ONLY", GREY, 0, {HB_WRITE_ONLY, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "CL_MEM_WRITE_ONLY"},
+    {"grey_buffer: level NULL", GREY_BUFFER, 0, {HB_A, HB_B, HB_NULL}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "level is NULL"},
+    {"grey_buffer: level past the end", GREY_BUFFER, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 16384}, 0,
+     CLPRIM_BUFFER_TOO_SMALL, "level"},
+    {"grey_buffer: level inside dst", GREY_BUFFER, 0, {HB_A, HB_B, HB_B}, {0, 0, 1}, 0, CLPRIM_INVALID_ARGUMENT,
+     "and dst bytes"},
     {"grey_buffer: level a sub-buffer inside dst", GREY_BUFFER, 0, {HB_B, HB_A, HB_A_AT_ALIGN}, {0}, 0,
      CLPRIM_INVALID_ARGUMENT, "level"},
     {"grey_buffer: level CL_MEM_WRITE_ONLY", GREY_BUFFER, 0, {HB_A, HB_B, HB_WRITE_ONLY}, {0}, 0,
      CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY"},
     {"grey_buffer: level an image object", GREY_BUFFER, 0, {HB_A, HB_B, HB_IMAGE}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "image object"},
+    {"otsu threshold: dst NULL", THRESHOLD_OTSU, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT, "dst is NULL",
+     .variant = TH_DST_NULL},
+    {"otsu threshold: dst a byte short", THRESHOLD_OTSU, 0, {HB_A, HB_B}, {0, 61441}, 0, CLPRIM_BUFFER_TOO_SMALL,
+     "dst"},
     {"otsu threshold: dst a sub-buffer inside src", THRESHOLD_OTSU, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 0,
      CLPRIM_INVALID_ARGUMENT, "sub-buffer"},
     {"otsu threshold: src an image object", THRESHOLD_OTSU, 0, {HB_IMAGE, HB_B}, {0}, 0, CLPRIM_INVALID_ARGUMENT,
      "image object"},
+    /* After a success the message is empty again. */
+    {"red: the usual call", RED, 0, {HB_A, HB_B}, {0}, 0, CLPRIM_SUCCESS, NULL, .written = HB_ARG(1)},
 };
 
 START_TEST(threshold_bad_table)
@@ -1054,7 +1033,8 @@ int main(void)
 {
     Suite *s = suite_create("threshold");
     TCase *tc = tcase_create("threshold");
-    tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, red_ratio_one_selects_nothing);
+    tcase_add_test(tc, pixel_sizes);
     tcase_add_test(tc, red_interleaved_every_size_mode_format);
     tcase_add_test(tc, red_random_ratios_and_shapes);
     tcase_add_test(tc, red_exhaustive_pairs);
