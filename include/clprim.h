@@ -101,7 +101,9 @@ CLPRIM_API clprim_status clprim_create(clprim_context **ctx, const char *device)
 /* Creates a context on the caller's in-order queue (retained, not owned). */
 CLPRIM_API clprim_status clprim_create_with_queue(clprim_context **ctx, cl_command_queue queue);
 
-/* Waits for nothing; releases every OpenCL object the context made. NULL is a no-op. */
+/* Waits for nothing; releases every OpenCL object the context made. NULL is a no-op.
+ * No call may be in progress on the context in another thread (that is not
+ * detected). */
 CLPRIM_API void clprim_release(clprim_context *ctx);
 
 CLPRIM_API cl_command_queue clprim_queue(const clprim_context *ctx);
