@@ -5,25 +5,8 @@
 # an integer division by zero in it, runs and passes its CPU check.
 # usage: cli_compact.sh CLPRIM
 set -u
+. "$(dirname "$0")/cli_expect.sh"
 clprim=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clprim-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect RC NEEDLE COMMAND...: the exit status is RC and the output mentions NEEDLE.
-expect() {
-    want=$1 needle=$2
-    shift 2
-    "$@" >"$tmp/out" 2>&1
-    got=$?
-    if [ "$got" -ne "$want" ] || ! grep -q -F -- "$needle" "$tmp/out"; then
-        echo "FAIL: $* exited $got (want $want); output should mention \"$needle\":"
-        sed 's/^/    /' "$tmp/out"
-        failures=$((failures + 1))
-    else
-        echo "ok: $* -> $got: $(grep -F -- "$needle" "$tmp/out" | head -n 1)"
-    fi
-}
 
 small="--n 1000 --repeat 1"
 expect 1 "unexpected ')' at 5" "$clprim" compact $small --keep \

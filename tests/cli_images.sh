@@ -5,27 +5,10 @@
 # a photograph goes through threshold and histogram and comes back as a PNG.
 # usage: cli_images.sh CLPRIM DATA_DIR images|no-images
 set -u
+. "$(dirname "$0")/cli_expect.sh"
 clprim=$1
 data=$2
 support=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clprim-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect RC NEEDLE COMMAND...: the exit status is RC and stderr mentions NEEDLE.
-expect() {
-    want=$1 needle=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ] || { [ -n "$needle" ] && ! grep -q -- "$needle" "$tmp/err"; }; then
-        echo "FAIL: $* exited $got (want $want); stderr should mention \"$needle\":"
-        sed 's/^/    /' "$tmp/err"
-        failures=$((failures + 1))
-    else
-        echo "ok: $* -> $got: $(head -n 1 "$tmp/err")"
-    fi
-}
 
 if [ "$support" != images ]; then
     expect 1 "built without image support" "$clprim" threshold "$data/coffee.png" "$tmp/out.png"

@@ -7,29 +7,10 @@
 # report "wrote". Then the good path: the outputs exist and read back as PNG.
 # usage: cli_options.sh CLPRIM DATA_DIR images|no-images
 set -u
+. "$(dirname "$0")/cli_expect.sh"
 clprim=$1
 data=$2
 support=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clprim-options.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect RC NEEDLE ARGS...: `clprim ARGS` exits RC, its messages mention NEEDLE,
-# and when RC is not 0 nothing claims to have been written.
-expect() {
-    want=$1 needle=$2
-    shift 2
-    "$clprim" "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ] || ! cat "$tmp/err" "$tmp/out" | grep -q -- "$needle" ||
-        { [ "$want" -ne 0 ] && grep -q "wrote" "$tmp/out"; }; then
-        echo "FAIL: clprim $* exited $got (want $want); the messages should mention \"$needle\":"
-        sed 's/^/    /' "$tmp/err" "$tmp/out" | tail -n 20
-        failures=$((failures + 1))
-    else
-        echo "ok: clprim $* -> $got: $(cat "$tmp/err" "$tmp/out" | grep -m 1 -- "$needle")"
-    fi
-}
 
 # run_table: rows "STATUS|WORD|ARGS" on stdin; ARGS is evaluated, so $tmp and
 # $data expand and '' is an empty argument. Blank lines and # comments are skipped.
@@ -37,7 +18,7 @@ run_table() {
     while IFS='|' read -r want needle args; do
         case $want in '' | '#'*) continue ;; esac
         eval "set -- $args"
-        expect "$want" "$needle" "$@" </dev/null
+        expect "$want" "$needle" "$clprim" "$@" </dev/null
     done
 }
 
