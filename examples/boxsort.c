@@ -219,8 +219,7 @@ int main(int argc, char **argv)
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
 
     /* Device bytes a particle: positions and sorted positions 24, order 4, the
      * sort's scratch 16 (one allocation: it must fit in max_alloc), box starts

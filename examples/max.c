@@ -70,8 +70,7 @@ int main(int argc, char **argv)
     }
     char device[256] = "";
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_NAME, sizeof device, device, NULL);
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
 
     float *data = malloc(n * sizeof *data);
     if (!data)

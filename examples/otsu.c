@@ -42,8 +42,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim_create: %s\n", clprim_last_error(NULL));
         return 1;
     }
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     const size_t n = (size_t)w * (size_t)h;
     cl_int err;
     cl_mem rgba = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, pixels, &err);

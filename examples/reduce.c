@@ -27,8 +27,7 @@ int main(void)
     for (size_t i = 0; i < n; i++)
         data[i] = sinf((float)i * 0.001f); /* sums to about 1.4 */
 
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof *data, data, &err);
     if (err != CL_SUCCESS) {

@@ -20,8 +20,7 @@ int main(void)
 
     cl_int values[10] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3};
     const size_t n = sizeof values / sizeof values[0];
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof values, values, &err);
     if (err != CL_SUCCESS) {

@@ -38,8 +38,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim_create: %s: %s\n", clprim_status_name(s), clprim_last_error(NULL));
         return 1;
     }
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, pixels, &err);
     if (err != CL_SUCCESS) {

@@ -106,8 +106,15 @@ CLPRIM_API clprim_status clprim_create_with_queue(clprim_context **ctx, cl_comma
  * detected). */
 CLPRIM_API void clprim_release(clprim_context *ctx);
 
+/* The context's queue, device and cl_context (for creating the buffers its calls
+ * take); not retained for the caller. NULL for a NULL ctx. */
 CLPRIM_API cl_command_queue clprim_queue(const clprim_context *ctx);
 CLPRIM_API cl_device_id clprim_device(const clprim_context *ctx);
+CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
+
+/* The library's version, "0.2.0": the one running, which may differ from the
+ * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
+CLPRIM_API const char *clprim_version_string(void);
 
 /* "CLPRIM_BUFFER_TOO_SMALL"; "CLPRIM_UNKNOWN_STATUS" for values outside the enum. */
 CLPRIM_API const char *clprim_status_name(clprim_status s);

@@ -312,6 +312,16 @@ cl_device_id clprim_device(const clprim_context *ctx)
     return ctx ? ctx->device : NULL;
 }
 
+cl_context clprim_cl_context(const clprim_context *ctx)
+{
+    return ctx ? ctx->context : NULL;
+}
+
+const char *clprim_version_string(void)
+{
+    return CLPRIM_VERSION_STRING;
+}
+
 /* ---- One call at a time ---- */
 
 /* Its address names the calling thread while the thread lives. */

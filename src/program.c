@@ -1,9 +1,13 @@
 /* Kernel programs: finding .cl files, building them with -D options, and caching
  * the result per context (memory) and per device (disk). */
+#define _GNU_SOURCE /* dladdr1, realpath */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +96,75 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Finds `file` along $CLPRIM_KERNEL_PATH, the source tree, the installed folder.
- * Writes the folder that holds it to dir. */
+/* ---- Finding kernel files ----
+ * Kernels are read at run time. An installed library finds them relative to
+ * where it was loaded from, so a moved prefix (a staging folder, a container
+ * layer) keeps working, and it never reads a source tree: only a library that
+ * runs from inside the build tree it was built in uses that source tree's cl/. */
+
+/* Any object of this library: its address tells the loader which file we are. */
+static const char loaded_from_here;
+
+/* The real path of the file this library was loaded from: the shared library,
+ * or the executable it is statically linked into (*executable = 1). 0 when the
+ * system cannot say. */
+static int library_file(char *file, int *executable)
+{
+    Dl_info info;
+    const char *name = NULL;
+#ifdef __GLIBC__
+    struct link_map *map = NULL;
+    if (dladdr1(&loaded_from_here, &info, (void **)&map, RTLD_DL_LINKMAP) && map)
+        name = map->l_name; /* "" for the main program, where dli_fname is only argv[0] */
+#else
+    if (dladdr(&loaded_from_here, &info))
+        name = info.dli_fname;
+#endif
+    if (!name)
+        return 0;
+    *executable = name[0] == '\0';
+    return realpath(*executable ? "/proc/self/exe" : name, file) != NULL;
+}
+
+/* Whether path lies inside folder (both real paths). */
+static int is_inside(const char *path, const char *folder)
+{
+    size_t len = strlen(folder);
+    return strncmp(path, folder, len) == 0 && (path[len] == '/' || (len > 0 && folder[len - 1] == '/'));
+}
+
+/* The folders searched after $CLPRIM_KERNEL_PATH, in order, into dirs; returns
+ * how many. The installed kernels relative to the library's folder (or, linked
+ * statically, to the program's folder as if it were installed in bindir, then
+ * the configured install folder); the source tree's cl/ last, and only from
+ * inside the build tree. */
+static size_t builtin_kernel_dirs(char dirs[][PATH_MAX + 64], char *note, size_t note_size)
+{
+    char file[PATH_MAX], build_root[PATH_MAX];
+    int executable = 0;
+    size_t n = 0;
+    note[0] = '\0';
+    if (!library_file(file, &executable)) {
+        snprintf(note, note_size, " (the library's own location is unknown)");
+        return 0;
+    }
+    const char *installed = executable ? CLPRIM_KERNELS_FROM_BINDIR : CLPRIM_KERNELS_FROM_LIBDIR;
+    char *slash = strrchr(file, '/');
+    *slash = '\0';
+    if (installed[0] == '/') /* configured outside the prefix: not relocatable */
+        snprintf(dirs[n++], PATH_MAX + 64, "%s", installed);
+    else
+        snprintf(dirs[n++], PATH_MAX + 64, "%s/%s", file, installed);
+    *slash = '/';
+    if (realpath(CLPRIM_BUILD_ROOT, build_root) && is_inside(file, build_root))
+        snprintf(dirs[n++], PATH_MAX + 64, "%s", CLPRIM_SOURCE_KERNEL_DIR);
+    else if (executable) /* a program anywhere, linked with the installed static library */
+        snprintf(dirs[n++], PATH_MAX + 64, "%s", CLPRIM_INSTALL_KERNEL_DIR);
+    return n;
+}
+
+/* Finds `file` along $CLPRIM_KERNEL_PATH, then builtin_kernel_dirs. Writes the
+ * folder that holds it to dir; the failure names every folder tried. */
 static clprim_status find_kernel_dir(clprim_context *ctx, const char *file, char *dir, size_t size)
 {
     char tried[4096] = "";
@@ -119,19 +190,19 @@ static clprim_status find_kernel_dir(clprim_context *ctx, const char *file, char
                 p++;
         }
     }
-    const char *builtin[] = {CLPRIM_SOURCE_KERNEL_DIR, CLPRIM_INSTALL_KERNEL_DIR};
-    for (size_t i = 0; i < 2; i++) {
+    char builtin[2][PATH_MAX + 64], note[64];
+    size_t count = builtin_kernel_dirs(builtin, note, sizeof note);
+    for (size_t i = 0; i < count; i++) {
         char path[8192];
-        snprintf(path, sizeof path, "%s/%s", builtin[i], file);
-        if (is_file(path)) {
-            snprintf(dir, size, "%s", builtin[i]);
+        int fits = (size_t)snprintf(path, sizeof path, "%s/%s", builtin[i], file) < sizeof path &&
+                   (size_t)snprintf(dir, size, "%s", builtin[i]) < size;
+        if (fits && is_file(path))
             return CLPRIM_SUCCESS;
-        }
         size_t used = strlen(tried);
         snprintf(tried + used, sizeof tried - used, "%s%.1000s", used ? ", " : "", builtin[i]);
     }
-    return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND,
-                       "kernel file %s not found; searched $CLPRIM_KERNEL_PATH, then: %s", file, tried);
+    return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND, "kernel file %s not found; searched: %s%s", file,
+                       tried[0] ? tried : "nothing", note);
 }
 
 /* ---- Expanding includes ----

@@ -1,5 +1,6 @@
 /* A program outside the project: built against the installed clprim.pc by
- * tests/install_test.sh. Creates a context, scans and reduces, checks. */
+ * tests/install_test.sh. Creates a context, scans and reduces, checks. With an
+ * argument (the installed libclprim.so), checks it is the one loaded. */
 #define _DEFAULT_SOURCE /* realpath */
 #include <clprim.h>
 #include <stdio.h>
@@ -49,6 +50,10 @@ int main(int argc, char **argv)
     (void)argc;
     (void)argv;
 #endif
+    if (strcmp(clprim_version_string(), CLPRIM_VERSION_STRING) != 0) {
+        fprintf(stderr, "consumer: the library is %s, its header %s\n", clprim_version_string(), CLPRIM_VERSION_STRING);
+        return 1;
+    }
     const char *device = getenv("CLPRIM_TEST_DEVICES");
     char spec[256] = "";
     if (device && *device) /* the first device under test */
@@ -59,8 +64,7 @@ int main(int argc, char **argv)
         return fail(NULL, "clprim_create", s);
 
     cl_int err;
-    cl_context cl = NULL;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     int *data = malloc(N * sizeof *data), *out = malloc(N * sizeof *out);
     if (!data || !out)
         return 1;

@@ -67,7 +67,7 @@ clprim_context *harness_context(size_t i)
 cl_context harness_cl_context(clprim_context *ctx)
 {
     ck_assert_ptr_nonnull(ctx);
-    return ctx->context;
+    return clprim_cl_context(ctx);
 }
 
 /* ---- Random data ---- */

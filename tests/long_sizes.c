@@ -28,9 +28,8 @@ int main(int argc, char **argv)
     clprim_status s = clprim_create(&ctx, device);
     if (s != CLPRIM_SUCCESS)
         return fail(NULL, "clprim_create", s);
-    cl_context cl;
+    cl_context cl = clprim_cl_context(ctx);
     cl_command_queue q = clprim_queue(ctx);
-    clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
     cl_ulong max_alloc = 0;
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     if (max_alloc < n) {

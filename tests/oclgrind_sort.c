@@ -32,8 +32,7 @@ static uint32_t next32(void)
 
 static cl_mem buffer(clprim_context *ctx, size_t bytes, const void *init)
 {
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     unsigned char *fill = NULL;
     if (!init) { /* outputs start as 0xA5 bytes, as in the Check suites */

@@ -68,8 +68,7 @@ static layout layout_of(size_t w, size_t h, size_t bpp)
 
 static cl_mem buffer(clprim_context *ctx, size_t bytes, const void *init)
 {
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)init, &err);
     return err == CL_SUCCESS ? b : NULL;

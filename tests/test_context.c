@@ -198,6 +198,7 @@ START_TEST(create_null_output)
     clprim_release(NULL);
     ck_assert_ptr_null(clprim_queue(NULL));
     ck_assert_ptr_null(clprim_device(NULL));
+    ck_assert_ptr_null(clprim_cl_context(NULL));
     clprim_tuning none = clprim_get_tuning(NULL);
     ck_assert_uint_eq(none.work_group_size + none.items_per_thread + none.groups, 0);
     clprim_tuning t = {4, 2, 8};
@@ -219,6 +220,16 @@ START_TEST(status_names)
     ck_assert_str_eq(clprim_status_name((clprim_status)10), "CLPRIM_UNKNOWN_STATUS");
     ck_assert_str_eq(clprim_status_name((clprim_status)-1), "CLPRIM_UNKNOWN_STATUS");
     ck_assert_str_eq(clprim_status_name((clprim_status)1000), "CLPRIM_UNKNOWN_STATUS");
+}
+END_TEST
+
+/* The running library's version is the header's, and the numbers spell it. */
+START_TEST(version)
+{
+    char spelled[64];
+    snprintf(spelled, sizeof spelled, "%d.%d.%d", CLPRIM_VERSION_MAJOR, CLPRIM_VERSION_MINOR, CLPRIM_VERSION_PATCH);
+    ck_assert_str_eq(clprim_version_string(), CLPRIM_VERSION_STRING);
+    ck_assert_str_eq(clprim_version_string(), spelled);
 }
 END_TEST
 
@@ -640,7 +651,7 @@ START_TEST(create_with_user_queue)
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", clprim_status_name(s), clprim_last_error(NULL));
     ck_assert_ptr_eq(clprim_queue(ctx), queue);
     ck_assert_ptr_eq(clprim_device(ctx), device);
-    ck_assert_ptr_eq(harness_cl_context(ctx), cl);
+    ck_assert_ptr_eq(clprim_cl_context(ctx), cl);
     ck_assert_int_eq(scan_check(ctx), CLPRIM_SUCCESS);
     /* A buffer the user made in their context is accepted. */
     clEnqueueFillBuffer(queue, mine, &zero, sizeof zero, 0, 64 * 4, 0, NULL, NULL);
@@ -724,6 +735,7 @@ static Suite *context_suite(void)
     tcase_add_test(dev, device_no_match);
     tcase_add_test(dev, create_null_output);
     tcase_add_test(dev, status_names);
+    tcase_add_test(dev, version);
     tcase_add_test(dev, create_with_user_queue);
     tcase_add_test(dev, contexts_independent);
     suite_add_tcase(s, dev);
