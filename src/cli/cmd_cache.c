@@ -27,9 +27,11 @@ static int cache_info(void)
     clprim_cache_state st;
     clprim_cache_inspect(&st);
     printf("%-9s%s\n", "folder:", st.dir[0] ? st.dir : "(none)");
-    printf("%-9s%s%s%s\n", "status:",
-           st.in_use ? (st.missing ? "used (not created yet)" : "used") : "not used",
-           st.note[0] ? ": " : "", st.note);
+    if (st.in_use)
+        printf("%-9s%s%s%s\n", "status:", st.missing ? "used (not created yet)" : "used", st.note[0] ? "; " : "",
+               st.note);
+    else
+        printf("%-9s%s\n", "status:", st.note[0] ? st.note : "not used ($CLPRIM_CACHE_MAX is 0)");
     printf("%-9s%zu\n", "entries:", st.entries);
     print_size("size:", st.bytes);
     if (st.cap)
