@@ -17,7 +17,20 @@
  * Every failure returns a status and leaves a message in clprim_last_error();
  * nothing prints, nothing aborts, and a call that fails its argument checks
  * enqueues nothing, so the caller's buffers are left untouched. n == 0 is a valid
- * no-op.
+ * no-op. The one exception to "nothing prints": with $CLPRIM_LOG set (to
+ * anything but "" or "0"), the library writes a line to stderr for each kernel
+ * file it reads, each program lookup in the disk cache (a hit, or a miss and
+ * why: no entry, a key mismatch, a refused file or folder, ...), each build
+ * (with its time in ms) and each trim of the cache to its size cap.
+ *
+ * Kernels are built on first use and cached: per context in memory, and on disk
+ * in $CLPRIM_CACHE_DIR (default $XDG_CACHE_HOME/clprim or ~/.cache/clprim; set
+ * but empty: no disk cache). The folder must be this user's own and writable by
+ * no one else, or it is not used. Its entries (files named <16 hex digits>.bin;
+ * nothing else there is ever counted or removed) take at most $CLPRIM_CACHE_MAX
+ * bytes (default 256M; a number of bytes or a whole number with K, M or G;
+ * 0 turns the disk cache off; a malformed value is ignored): after a store
+ * pushes them over, the least recently used (stored or loaded) go first.
  *
  * Buffer arguments: every cl_mem must be a buffer (an image object is
  * CLPRIM_INVALID_ARGUMENT) of the context's cl_context; one the call writes may
@@ -115,6 +128,22 @@ CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
 /* The library's version, "0.2.0": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);
+
+/* Builds every kernel program the library ships for the context's device and
+ * its current tuning (scan and reduce per type and operator, compaction per type
+ * and predicate kind, histograms, radix and box sort, thresholds, k-means), so
+ * that later calls compile nothing: in this context, and through the disk cache
+ * in any context on the same device and tuning. Only compaction by
+ * CLPRIM_KEEP_EXPRESSION still compiles, once per expression. Programs already
+ * cached are loaded, not rebuilt. Stops at the first program that fails and
+ * returns its status and message (CLPRIM_KERNEL_NOT_FOUND, CLPRIM_BUILD_FAILED,
+ * ...). On PoCL's CPU device it builds about 120 programs and takes minutes
+ * from a cold cache. */
+CLPRIM_API clprim_status clprim_warm_up(clprim_context *ctx);
+
+/* Programs this context has built from source (*compiled) and taken from the
+ * disk cache (*loaded) since it was created; either pointer may be NULL. */
+CLPRIM_API void clprim_program_counts(const clprim_context *ctx, unsigned *compiled, unsigned *loaded);
 
 /* "CLPRIM_BUFFER_TOO_SMALL"; "CLPRIM_UNKNOWN_STATUS" for values outside the enum. */
 CLPRIM_API const char *clprim_status_name(clprim_status s);

@@ -165,6 +165,11 @@ const char *clprim_pixel_format_name(clprim_pixel_format format);
  * function is not NULL, then name the image ("src", "dst"). */
 clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
                                  const clprim_image *img, clprim_access access, clprim_image_layout *out);
+/* The build options of threshold.cl (with 32-bit indexing or not) and of
+ * kmeans.cl for a pixel format, under the context's tuning. */
+void clprim_threshold_options(const clprim_context *ctx, int index32, char *options, size_t size);
+void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format, char *options, size_t size);
+
 /* ---- Tuning (tuning.c) ---- */
 
 /* The table entry for the context's device class, adjusted to its limits. */
@@ -185,11 +190,35 @@ clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const cha
                                 const char *name, cl_kernel *kernel);
 void clprim_release_programs(clprim_context *ctx);
 
+/* Builds (or loads) the program of (file, options) into the context's cache,
+ * as clprim_get_kernel would, without making a kernel. */
+clprim_status clprim_prepare_program(clprim_context *ctx, const char *file, const char *options);
+
 /* Why the disk cache was not used the last time this context looked for an
  * entry (its folder missing and not creatable, a symlink, another user's, or
- * writable by group or others); "" when it was used or is off. Calls succeed
- * without the disk cache, so this is the only trace of a refused folder. */
+ * writable by group or others), or, when it was used, a remark on its settings
+ * (a malformed $CLPRIM_CACHE_MAX, ignored); "" when there is nothing to say or
+ * the cache is off. Calls succeed without the disk cache, so this is the only
+ * trace of a refused folder. */
 const char *clprim_cache_note(const clprim_context *ctx);
+
+/* The disk cache as it stands, for `clprim cache`: the folder is found and
+ * judged as the library does (never created here). */
+typedef struct {
+    char dir[4096];  /* "" when there is none (see note) */
+    int missing;     /* dir does not exist yet (the first store creates it) */
+    int usable;      /* dir exists and passes the checks above */
+    int in_use;      /* programs are stored there: usable (or missing) and cap > 0 */
+    char note[4400]; /* why not, or a remark on the settings; "" when none */
+    uint64_t cap;    /* bytes its entries may take ($CLPRIM_CACHE_MAX); 0: the disk cache is off */
+    size_t entries;  /* entries in dir (nothing else there is counted) */
+    uint64_t bytes;  /* and their bytes */
+} clprim_cache_state;
+void clprim_cache_inspect(clprim_cache_state *state);
+/* Removes every entry from the folder, and nothing else; the count removed, or
+ * -1 when the folder is refused (state->note says why). Fills *state as
+ * clprim_cache_inspect did before. */
+long clprim_cache_clear(clprim_cache_state *state);
 /* The disk-cache entry's path for (file, options) in this context, and a way to
  * write an entry holding any program's binary under that key (for tests that
  * forge entries). Both fail when the disk cache is not in use. */

@@ -30,6 +30,12 @@ unsigned clprim_kmeans_dims(clprim_pixel_format format)
     }
 }
 
+void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format, char *options, size_t size)
+{
+    snprintf(options, size, "-DPIXEL_SIZE=%zu -DDIMS=%u", clprim_pixel_size(format), clprim_kmeans_dims(format));
+    clprim_kernel_options(ctx, NULL, -1, options, size);
+}
+
 /* The rounding that assignment uses: floor(c + 0.5f) clamped to 0..255. */
 static unsigned char round_centre(float c)
 {
@@ -235,8 +241,7 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         return s;
 
     char options[256];
-    snprintf(options, sizeof options, "-DPIXEL_SIZE=%u -DDIMS=%u", in.bpp, dims);
-    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
+    clprim_kmeans_options(ctx, src->format, options, sizeof options);
     cl_kernel k_assign, k_fold, k_apply = NULL;
     s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_assign", &k_assign);
     if (s == CLPRIM_SUCCESS)

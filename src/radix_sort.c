@@ -73,6 +73,21 @@ static const char *key_define(clprim_type t)
     }
 }
 
+int clprim_radix_sort_options(clprim_context *ctx, clprim_type t, int with_values, char *options, size_t size)
+{
+    /* The kernels are built for the sort's own items per thread (the same
+     * -D format as every kernel: clprim_kernel_options, under that tuning). */
+    int fits;
+    const clprim_tuning tuning = sort_tuning(ctx, with_values, &fits);
+    snprintf(options, size, "-D%s -DWITH_VALUES=%d -DRADIX_BITS=%u", key_define(t), with_values,
+             CLPRIM_RADIX_BITS);
+    const clprim_tuning saved = ctx->tuning;
+    ctx->tuning = tuning;
+    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_UINT32), CLPRIM_SUM, options, size);
+    ctx->tuning = saved;
+    return fits;
+}
+
 clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsigned bits, cl_mem keys_in,
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
@@ -90,15 +105,8 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
                            tuning.work_group_size, (unsigned long long)local_bytes(&tuning, with_values),
                            ctx->device_name, (unsigned long long)ctx->local_mem_size);
 
-    /* The kernels are built for the sort's own items per thread (the same
-     * -D format as every kernel: clprim_kernel_options, under that tuning). */
     char options[256];
-    snprintf(options, sizeof options, "-D%s -DWITH_VALUES=%d -DRADIX_BITS=%u", key_define(t), with_values,
-             CLPRIM_RADIX_BITS);
-    const clprim_tuning saved = ctx->tuning;
-    ctx->tuning = tuning;
-    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_UINT32), CLPRIM_SUM, options, sizeof options);
-    ctx->tuning = saved;
+    clprim_radix_sort_options(ctx, t, with_values, options, sizeof options);
     cl_kernel count, scatter;
     clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_count", &count);
     if (s == CLPRIM_SUCCESS)

@@ -10,6 +10,11 @@
 /* Bytes of scratch that clprim_radix_sort_device needs for n keys, with or without values. */
 size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, size_t n, int with_values);
 
+/* The build options of radix_sort.cl for keys of type t, with or without
+ * values, under the context's tuning; 0 when the sort cannot run there (its
+ * local memory does not fit even one item a work-item). */
+int clprim_radix_sort_options(clprim_context *ctx, clprim_type t, int with_values, char *options, size_t size);
+
 /* Sorts the low `bits` bits (1 to 32) of n keys of type t (CLPRIM_UINT32, CLPRIM_INT32
  * or CLPRIM_FLOAT; for the last two, bits is 32): keys_in -> keys_out, stable. Values
  * move along when values_out is not NULL; values_in NULL then means the indices

@@ -88,14 +88,20 @@ static int fits_index32(const clprim_image_layout *a, const clprim_image_layout 
     return a->n <= INDEX32_LIMIT && a->end <= INDEX32_LIMIT && (!b || b->end <= INDEX32_LIMIT);
 }
 
-static clprim_status get_kernel(clprim_context *ctx, const char *name, int index32, cl_kernel *kernel)
+void clprim_threshold_options(const clprim_context *ctx, int index32, char *options, size_t size)
 {
-    char options[256] = "";
-    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
+    options[0] = '\0';
+    clprim_kernel_options(ctx, NULL, -1, options, size);
     if (index32) {
         size_t used = strlen(options);
-        snprintf(options + used, sizeof options - used, " -DINDEX32");
+        snprintf(options + used, size - used, " -DINDEX32");
     }
+}
+
+static clprim_status get_kernel(clprim_context *ctx, const char *name, int index32, cl_kernel *kernel)
+{
+    char options[256];
+    clprim_threshold_options(ctx, index32, options, sizeof options);
     return clprim_get_kernel(ctx, KERNEL_FILE, options, name, kernel);
 }
 

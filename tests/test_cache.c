@@ -1,14 +1,17 @@
 /* The disk cache against a hostile folder (planted symlinks, FIFOs, devices,
- * folders others can write, entries whose binary lacks the kernel) and kernel
+ * folders others can write, entries whose binary lacks the kernel), its size
+ * cap, clprim_warm_up, $CLPRIM_LOG, and kernel
  * sources whose includes cycle, nest too deep or reach outside their folder.
  * Every test points $CLPRIM_CACHE_DIR or $CLPRIM_KERNEL_PATH at a fresh temporary
  * folder and restores the environment. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -461,6 +464,394 @@ START_TEST(good_includes_still_expand)
 }
 END_TEST
 
+/* ---- The size cap ---- */
+
+/* The cap clprim_cache_inspect reads from $CLPRIM_CACHE_MAX; a malformed value
+ * leaves the default and a note naming it. */
+static const struct {
+    const char *text;
+    uint64_t cap;
+    int noted;
+} cap_texts[] = {
+    {"", 256u << 20, 0},       {"0", 0, 0},
+    {"1024", 1024, 0},         {"4k", 4096, 0},
+    {"3M", 3u << 20, 0},       {"2G", (uint64_t)2 << 30, 0},
+    {"16777215G", (uint64_t)16777215 << 30, 0},
+    {"12x", 256u << 20, 1},    {"-5", 256u << 20, 1},
+    {"1.5G", 256u << 20, 1},   {"K", 256u << 20, 1},
+    {"1KB", 256u << 20, 1},    {" 10", 256u << 20, 1},
+    {"18446744073709551616", 256u << 20, 1},
+    {"17179869184G", 256u << 20, 1},
+};
+
+START_TEST(cap_from_the_environment)
+{
+    const size_t i = (size_t)_i;
+    harness_env_set("CLPRIM_CACHE_DIR", "/nonexistent/clprim-cache");
+    harness_env_set("CLPRIM_CACHE_MAX", cap_texts[i].text);
+    clprim_cache_state st;
+    clprim_cache_inspect(&st);
+    ck_assert_msg(st.cap == cap_texts[i].cap, "\"%s\": cap %llu", cap_texts[i].text, (unsigned long long)st.cap);
+    ck_assert_int_eq(st.in_use, cap_texts[i].cap > 0);
+    if (cap_texts[i].noted)
+        ck_assert_msg(strstr(st.note, "$CLPRIM_CACHE_MAX") && strstr(st.note, cap_texts[i].text) &&
+                          strstr(st.note, "default"),
+                      "\"%s\": note \"%s\"", cap_texts[i].text, st.note);
+    else
+        ck_assert_str_eq(st.note, "");
+    harness_env_restore();
+}
+END_TEST
+
+/* The options of reduce.cl and scan.cl for int32 and an operator. */
+static void int32_options(clprim_context *ctx, clprim_op op, char *options, size_t size)
+{
+    options[0] = '\0';
+    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_INT32), (int)op, options, size);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static void set_mtime(const char *path, time_t when)
+{
+    struct timespec times[2] = {{when, 0}, {when, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+/* Three entries of one size under a cap of two and a half: storing the third
+ * removes the least recently used one, where loading an entry counts as using
+ * it. What is not an entry (other names, an entry's name on a symlink or a
+ * folder, a big old file) is never removed, nor counted against the cap. */
+START_TEST(cap_removes_least_recently_used)
+{
+    char *cache = harness_tempdir("cache-cap");
+    char *outside = harness_tempdir("cache-cap-victim");
+    use_cache(cache);
+    char victim[4200], foreign[5][4300];
+    snprintf(victim, sizeof victim, "%s/victim", outside);
+    harness_write_file(victim, "precious", 8);
+    const char *foreign_names[5] = {"notes.txt", "0123456789ABCDEF.bin", "0123456789abcdef.bin.old",
+                                    "fedcba9876543210.bin", "00000000000000aa.bin"};
+    for (int f = 0; f < 5; f++)
+        snprintf(foreign[f], sizeof foreign[f], "%s/%s", cache, foreign_names[f]);
+    size_t big = (size_t)4 << 20;
+    char *zeros = harness_malloc(big);
+    memset(zeros, 0, big);
+    for (int f = 0; f < 3; f++) {
+        harness_write_file(foreign[f], zeros, big);
+        set_mtime(foreign[f], 1000000);
+    }
+    free(zeros);
+    ck_assert_int_eq(symlink(victim, foreign[3]), 0);
+    ck_assert_int_eq(mkdir(foreign[4], 0700), 0);
+
+    /* One program, stored under the keys of SUM, MIN and MAX: one size. */
+    clprim_context *ctx = harness_context(0);
+    char options[3][256], entry[3][4200];
+    for (int op = 0; op < 3; op++) {
+        int32_options(ctx, (clprim_op)op, options[op], sizeof options[op]);
+        ck_assert_int_eq(clprim_cache_entry_path(ctx, "reduce.cl", options[op], entry[op], sizeof entry[op]),
+                         CLPRIM_SUCCESS);
+    }
+    cl_kernel kernel;
+    ck_assert_int_eq(clprim_get_kernel(ctx, "reduce.cl", options[CLPRIM_SUM], "reduce_chunks", &kernel),
+                     CLPRIM_SUCCESS);
+    cl_program program;
+    ck_assert_int_eq(clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL), CL_SUCCESS);
+    struct stat st;
+    ck_assert_int_eq(stat(entry[CLPRIM_SUM], &st), 0);
+    char cap[64];
+    snprintf(cap, sizeof cap, "%lld", (long long)st.st_size * 5 / 2);
+    harness_env_set("CLPRIM_CACHE_MAX", cap);
+    ck_assert_int_eq(clprim_cache_store_program(ctx, "reduce.cl", options[CLPRIM_MIN], program), CLPRIM_SUCCESS);
+    harness_release_checked(ctx);
+    ck_assert(exists(entry[CLPRIM_SUM]) && exists(entry[CLPRIM_MIN]));
+
+    /* SUM was stored first; loading it makes MIN the least recently used. */
+    time_t now = time(NULL);
+    set_mtime(entry[CLPRIM_SUM], now - 300);
+    set_mtime(entry[CLPRIM_MIN], now - 200);
+    ctx = reduce_run();
+    ck_assert_uint_eq(ctx->programs_loaded, 1);
+    ck_assert_int_eq(stat(entry[CLPRIM_SUM], &st), 0);
+    ck_assert_msg(st.st_mtime >= now - 5, "a load left the entry's mtime %lld s old", (long long)(now - st.st_mtime));
+    ck_assert_int_eq(clprim_get_kernel(ctx, "reduce.cl", options[CLPRIM_SUM], "reduce_chunks", &kernel),
+                     CLPRIM_SUCCESS);
+    ck_assert_int_eq(clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clprim_cache_store_program(ctx, "reduce.cl", options[CLPRIM_MAX], program), CLPRIM_SUCCESS);
+    harness_release_checked(ctx);
+
+    ck_assert_msg(exists(entry[CLPRIM_SUM]) && exists(entry[CLPRIM_MAX]), "the recently used entries were removed");
+    ck_assert_msg(!exists(entry[CLPRIM_MIN]), "the least recently used entry was kept over the cap");
+    for (int f = 0; f < 5; f++)
+        ck_assert_msg(exists(foreign[f]), "%s, no entry, was removed", foreign_names[f]);
+    size_t bytes;
+    char *text = harness_read_file(victim, &bytes);
+    ck_assert(bytes == 8 && !memcmp(text, "precious", 8));
+    free(text);
+
+    /* clear removes the two entries, nothing else. */
+    clprim_cache_state state;
+    ck_assert_int_eq(clprim_cache_clear(&state), 2);
+    ck_assert(!exists(entry[CLPRIM_SUM]) && !exists(entry[CLPRIM_MAX]));
+    for (int f = 0; f < 5; f++)
+        ck_assert_msg(exists(foreign[f]), "clear removed %s, no entry", foreign_names[f]);
+    clprim_cache_inspect(&state);
+    ck_assert_uint_eq(state.entries, 0);
+    harness_env_restore();
+    harness_rmtree(cache);
+    harness_rmtree(outside);
+    free(cache);
+    free(outside);
+}
+END_TEST
+
+/* $CLPRIM_CACHE_MAX=0: no disk cache, nothing written, every context compiles. */
+START_TEST(cap_zero_turns_the_disk_cache_off)
+{
+    char *cache = harness_tempdir("cache-off");
+    use_cache(cache);
+    harness_env_set("CLPRIM_CACHE_MAX", "0");
+    for (int round = 0; round < 2; round++) {
+        clprim_context *ctx = reduce_run();
+        ck_assert_uint_eq(ctx->programs_compiled, 1);
+        harness_release_checked(ctx);
+    }
+    size_t links;
+    ck_assert_uint_eq(count_files(cache, &links), 0);
+    harness_env_restore();
+    harness_rmtree(cache);
+    free(cache);
+}
+END_TEST
+
+/* ---- Warm-up ---- */
+
+/* Calls of every primitive on small data, each of which must succeed. */
+static void run_every_primitive(clprim_context *ctx)
+{
+    enum { N = 3000, W = 40, H = 30 };
+    static unsigned char bytes[N * 8], pixels[W * H * 4];
+    uint64_t rng = harness_rng(7);
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)(harness_rand(&rng) >> 56);
+    for (size_t i = 0; i < sizeof pixels; i++)
+        pixels[i] = (unsigned char)(harness_rand(&rng) >> 56);
+    float *floats = (float *)bytes;
+    for (size_t i = 0; i < N; i++)
+        floats[i] = (float)(i % 97) - 40.0f;
+    cl_mem a = harness_buffer(ctx, sizeof bytes, bytes), b = harness_buffer(ctx, sizeof bytes, NULL);
+    cl_mem c = harness_buffer(ctx, sizeof bytes, NULL), d = harness_buffer(ctx, sizeof bytes, NULL);
+    struct {
+        const char *what;
+        clprim_status s;
+    } calls[16];
+    size_t n = 0, kept;
+    double sum;
+    unsigned char flags[N];
+    memset(flags, 1, sizeof flags);
+    cl_mem flag_buf = harness_buffer(ctx, sizeof flags, flags);
+    float limit = 3.0f;
+    const clprim_predicate gt = {CLPRIM_KEEP_GT, &limit};
+    const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = flag_buf};
+#define CALL(label, call) (calls[n].what = (label), calls[n++].s = (call))
+    CALL("scan int32 sum", clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, a, 0, b, 0, N, NULL));
+    CALL("scan float max", clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_MAX, 1, a, 0, b, 0, N, NULL));
+    CALL("reduce double sum", clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, b, 0, N / 2, &sum));
+    CALL("compact float >", clprim_compact(ctx, CLPRIM_FLOAT, &gt, a, 0, b, 0, N, &kept, NULL, 0, NULL));
+    CALL("compact uint64 flagged", clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, NULL));
+    CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, NULL));
+    CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, NULL));
+    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, a, 0, b, 0, N, NULL));
+    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, a, 0, b, 0, NULL, 0, c, 0, N, NULL));
+    const clprim_box_grid grid = {{-50, -50, -50}, {10, 10, 10}, {10, 10, 10}};
+    CALL("box sort", clprim_box_sort(ctx, &grid, a, 0, N / 3, b, 0, c, 0, d, 0, NULL));
+    const clprim_image rgb = {a, 0, W, H, 0, CLPRIM_RGB8}, out = {b, 0, W, H, 0, CLPRIM_RGB8};
+    const clprim_image grey = {a, 0, W, H, 0, CLPRIM_GREY8};
+    unsigned level;
+    CALL("threshold red", clprim_threshold_red(ctx, &rgb, &out, 0.7f, CLPRIM_THRESHOLD_KEEP, NULL));
+    CALL("threshold otsu", clprim_threshold_otsu(ctx, &rgb, &out, &level, NULL));
+    CALL("image histogram", clprim_image_histogram(ctx, &rgb, CLPRIM_CHANNEL_ALL, 16, c, 0, NULL));
+    float centres[4 * 3];
+    ck_assert_int_eq(clprim_kmeans_seed(pixels, W, H, 0, CLPRIM_RGB8, 4, 1, centres), CLPRIM_SUCCESS);
+    CALL("k-means rgb8", clprim_kmeans(ctx, &rgb, 4, 3, centres, NULL, 0, &out, NULL));
+    CALL("k-means grey8", clprim_kmeans(ctx, &grey, 1, 3, centres, NULL, 0, NULL, NULL));
+#undef CALL
+    clFinish(clprim_queue(ctx));
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(calls[i].s == CLPRIM_SUCCESS, "%s: %s: %s", calls[i].what, clprim_status_name(calls[i].s),
+                      clprim_last_error(ctx));
+    cl_mem bufs[] = {a, b, c, d, flag_buf};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        clReleaseMemObject(bufs[i]);
+}
+
+/* After clprim_warm_up on an empty cache folder, every primitive runs without
+ * a compile: in the same context nothing more is built or loaded, and a new
+ * context loads everything from disk. So warm-up asks for exactly the (file,
+ * options) pairs the calls do. */
+START_TEST(warm_up_builds_what_the_calls_use)
+{
+    char *cache = harness_tempdir("cache-warm");
+    use_cache(cache);
+    clprim_context *ctx = harness_context(0);
+    if (!ctx->has_fp64) {
+        fprintf(stderr, "warm_up_builds_what_the_calls_use: needs a device with fp64; skipped\n");
+        harness_release_checked(ctx);
+        harness_env_restore();
+        harness_rmtree(cache);
+        free(cache);
+        return;
+    }
+    clprim_status s = clprim_warm_up(ctx);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", clprim_status_name(s), clprim_last_error(ctx));
+    unsigned compiled, loaded;
+    clprim_program_counts(ctx, &compiled, &loaded);
+    ck_assert_msg(compiled > 100 && loaded == 0, "warm-up compiled %u, loaded %u", compiled, loaded);
+    run_every_primitive(ctx);
+    unsigned after_compiled, after_loaded;
+    clprim_program_counts(ctx, &after_compiled, &after_loaded);
+    ck_assert_msg(after_compiled == compiled && after_loaded == 0,
+                  "after warm-up the calls built %u and loaded %u programs more", after_compiled - compiled,
+                  after_loaded);
+    harness_release_checked(ctx);
+    size_t links;
+    ck_assert_uint_eq(count_files(cache, &links), compiled);
+
+    ctx = harness_context(0);
+    run_every_primitive(ctx);
+    ck_assert_msg(ctx->programs_compiled == 0, "a new context compiled %u programs after warm-up",
+                  ctx->programs_compiled);
+    ck_assert_uint_gt(ctx->programs_loaded, 10);
+    /* A second warm-up loads what is there. */
+    ck_assert_int_eq(clprim_warm_up(ctx), CLPRIM_SUCCESS);
+    ck_assert_uint_eq(ctx->programs_compiled, 0);
+    ck_assert_uint_eq(ctx->programs_loaded, compiled);
+    harness_release_checked(ctx);
+    harness_env_restore();
+    harness_rmtree(cache);
+    free(cache);
+}
+END_TEST
+
+/* A failure stops the warm-up with the failing program's status and message:
+ * here the first program, reduce.cl, does not compile. */
+START_TEST(warm_up_reports_the_first_failure)
+{
+    char *dir = harness_tempdir("kernels-broken");
+    write_kernel_file(dir, "reduce.cl", "__kernel void reduce_chunks(void) { clprim_no_such_name; }\n", dir);
+    harness_env_set("CLPRIM_KERNEL_PATH", dir);
+    harness_env_set("CLPRIM_CACHE_DIR", "");
+    FOR_EACH_DEVICE(ctx)
+    {
+        clprim_status s = clprim_warm_up(ctx);
+        harness_assert_error(ctx, s, CLPRIM_BUILD_FAILED, "reduce.cl");
+        harness_assert_error(ctx, s, CLPRIM_BUILD_FAILED, "clprim_no_such_name");
+        ck_assert_uint_eq(ctx->programs_compiled, 0);
+    }
+    ck_assert_int_eq(clprim_warm_up(NULL), CLPRIM_INVALID_ARGUMENT);
+    harness_env_restore();
+    harness_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* ---- $CLPRIM_LOG ---- */
+
+/* What the library writes to stderr while fn runs, NUL-terminated (free it). */
+static char *stderr_of(void (*fn)(void *), void *arg)
+{
+    char path[] = "/tmp/clprim-log-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stderr);
+    int saved = dup(2);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_ge(dup2(fd, 2), 0);
+    fn(arg);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    size_t bytes;
+    char *text = harness_read_file(path, &bytes);
+    unlink(path);
+    return text;
+}
+
+static void reduce_in_new_context(void *compiled)
+{
+    clprim_context *ctx = reduce_run();
+    *(unsigned *)compiled = ctx->programs_compiled;
+    harness_release_checked(ctx);
+}
+
+/* Each step of a program lookup names itself on stderr with $CLPRIM_LOG set,
+ * and nothing is written without it. */
+START_TEST(log_says_what_happens)
+{
+    char *cache = harness_tempdir("cache-log");
+    use_cache(cache);
+    unsigned compiled;
+    char *quiet = stderr_of(reduce_in_new_context, &compiled);
+    ck_assert_msg(!strstr(quiet, "clprim:"), "without $CLPRIM_LOG: \"%s\"", quiet);
+    free(quiet);
+    harness_rmtree(cache);
+    ck_assert_int_eq(mkdir(cache, 0700), 0);
+
+    harness_env_set("CLPRIM_LOG", "1");
+    char kernel_file[4300], entry[4200], other[4200];
+    snprintf(kernel_file, sizeof kernel_file, "read kernel file %s/reduce.cl", harness_kernel_source_dir());
+    clprim_context *ctx = harness_context(0);
+    char options[256];
+    int32_options(ctx, CLPRIM_MIN, options, sizeof options);
+    ck_assert_int_eq(clprim_cache_entry_path(ctx, "reduce.cl", options, other, sizeof other), CLPRIM_SUCCESS);
+    entry_path(ctx, "reduce.cl", entry, sizeof entry);
+    harness_release_checked(ctx);
+    const struct {
+        const char *what;
+        const char *needles[3];
+        unsigned compiled;
+    } rounds[] = {
+        {"an empty folder", {kernel_file, "cache miss: reduce.cl [", "no entry"}, 1},
+        {"a stored entry", {"cache hit: reduce.cl [", entry, NULL}, 0},
+        {"another key's entry", {"cache miss", "key mismatch", NULL}, 1},
+        {"a folder writable by others", {"cache miss", "writable by group or others", NULL}, 1},
+    };
+    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        if (r == 2) { /* MIN's entry, renamed to SUM's name */
+            ctx = harness_context(0);
+            cl_kernel k;
+            ck_assert_int_eq(clprim_get_kernel(ctx, "reduce.cl", options, "reduce_chunks", &k), CLPRIM_SUCCESS);
+            harness_release_checked(ctx);
+            ck_assert_int_eq(rename(other, entry), 0);
+        }
+        if (r == 3)
+            ck_assert_int_eq(chmod(cache, 0777), 0);
+        char *log = stderr_of(reduce_in_new_context, &compiled);
+        ck_assert_msg(compiled == rounds[r].compiled, "%s: compiled %u", rounds[r].what, compiled);
+        for (int i = 0; i < 3 && rounds[r].needles[i]; i++)
+            ck_assert_msg(strstr(log, rounds[r].needles[i]), "%s: no \"%s\" in the log:\n%s", rounds[r].what,
+                          rounds[r].needles[i], log);
+        ck_assert_msg(!rounds[r].compiled || strstr(log, "built reduce.cl ["), "%s: no build line:\n%s",
+                      rounds[r].what, log);
+        ck_assert_msg(!rounds[r].compiled || strstr(log, " ms\n"), "%s: no build time:\n%s", rounds[r].what, log);
+        for (char *line = log; *line; line = strchr(line, '\n') + 1) /* whole lines, each its own */
+            ck_assert_msg(!strncmp(line, "clprim: ", 8) && strchr(line, '\n'), "%s: stray output:\n%s",
+                          rounds[r].what, log);
+        free(log);
+    }
+    chmod(cache, 0700);
+    harness_env_restore();
+    harness_rmtree(cache);
+    free(cache);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -477,6 +868,21 @@ static Suite *cache_suite(void)
     tcase_add_loop_test(source, bad_kernel_source, 0, (int)(sizeof bad_sources / sizeof bad_sources[0]));
     tcase_add_test(source, good_includes_still_expand);
     suite_add_tcase(s, source);
+    TCase *cap = tcase_create("cap");
+    tcase_set_timeout(cap, 600);
+    tcase_add_loop_test(cap, cap_from_the_environment, 0, (int)(sizeof cap_texts / sizeof cap_texts[0]));
+    tcase_add_test(cap, cap_removes_least_recently_used);
+    tcase_add_test(cap, cap_zero_turns_the_disk_cache_off);
+    suite_add_tcase(s, cap);
+    TCase *warm = tcase_create("warm-up");
+    tcase_set_timeout(warm, 900);
+    tcase_add_test(warm, warm_up_builds_what_the_calls_use);
+    tcase_add_test(warm, warm_up_reports_the_first_failure);
+    suite_add_tcase(s, warm);
+    TCase *log = tcase_create("log");
+    tcase_set_timeout(log, 600);
+    tcase_add_test(log, log_says_what_happens);
+    suite_add_tcase(s, log);
     return s;
 }
 

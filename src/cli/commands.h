@@ -12,6 +12,7 @@ int cmd_compact(int argc, char **argv);
 int cmd_threshold(int argc, char **argv); /* needs images (stb) */
 int cmd_histogram(int argc, char **argv); /* needs images (stb) */
 int cmd_kmeans(int argc, char **argv);    /* needs images (stb) */
+int cmd_cache(int argc, char **argv);
 
 /* Opens the context for a command: --device SPEC if given, else the default.
  * Prints the failure and returns NULL. */

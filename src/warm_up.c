@@ -1,0 +1,85 @@
+/* clprim_warm_up: every program the primitives build, for the context's device
+ * and tuning, so that later calls (in this context through its memory cache,
+ * in others through the disk cache) compile nothing. The options come from the
+ * functions the drivers themselves build them with, so each (file, options)
+ * pair here is one a call asks for. */
+#include "internal.h"
+#include "radix_sort.h"
+
+#include <stdlib.h>
+
+/* One warm-up step: a program, unless an earlier one failed. */
+static clprim_status prepare(clprim_context *ctx, clprim_status s, const char *file, const char *options)
+{
+    return s == CLPRIM_SUCCESS ? clprim_prepare_program(ctx, file, options) : s;
+}
+
+/* Scan and reduce (reduce.cl, scan.cl) per operator; compaction per predicate
+ * kind but expressions (compiled per expression); histograms. */
+static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_type_info *type)
+{
+    clprim_status s = CLPRIM_SUCCESS;
+    for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+        char options[256] = "";
+        clprim_kernel_options(ctx, type, op, options, sizeof options);
+        s = prepare(ctx, s, "reduce.cl", options);
+        s = prepare(ctx, s, "scan.cl", options);
+    }
+    for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION && s == CLPRIM_SUCCESS; keep++) {
+        const clprim_predicate predicate = {.keep = (clprim_keep)keep};
+        char *options;
+        s = clprim_compact_options(ctx, t, type, &predicate, &options);
+        if (s == CLPRIM_SUCCESS) {
+            s = clprim_prepare_program(ctx, CLPRIM_COMPACT_FILE, options);
+            free(options);
+        }
+    }
+    char options[256] = "";
+    clprim_kernel_options(ctx, type, -1, options, sizeof options);
+    return prepare(ctx, s, CLPRIM_HISTOGRAM_FILE, options);
+}
+
+/* Radix sort (and box sort's), box sort, thresholds and image histograms,
+ * k-means per pixel format. */
+static clprim_status warm_images_and_sorts(clprim_context *ctx)
+{
+    clprim_status s = CLPRIM_SUCCESS;
+    char options[256];
+    const clprim_type keys[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        for (int with_values = 0; with_values < 2; with_values++)
+            if (clprim_radix_sort_options(ctx, keys[k], with_values, options, sizeof options))
+                s = prepare(ctx, s, "radix_sort.cl", options);
+    options[0] = '\0';
+    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
+    s = prepare(ctx, s, "boxsort.cl", options);
+    for (int index32 = 0; index32 < 2; index32++) {
+        clprim_threshold_options(ctx, index32, options, sizeof options);
+        s = prepare(ctx, s, "threshold.cl", options);
+    }
+    const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        clprim_kmeans_options(ctx, formats[f], options, sizeof options);
+        s = prepare(ctx, s, "kmeans.cl", options);
+    }
+    return s;
+}
+
+clprim_status clprim_warm_up(clprim_context *ctx)
+{
+    CLPRIM_ENTER(s, ctx, "clprim_warm_up");
+    for (clprim_type t = 0; s == CLPRIM_SUCCESS && clprim_type_info_of(t); t++) {
+        const clprim_type_info *type = clprim_type_info_of(t);
+        if (!type->needs_fp64 || ctx->has_fp64)
+            s = warm_type(ctx, t, type);
+    }
+    return s == CLPRIM_SUCCESS ? warm_images_and_sorts(ctx) : s;
+}
+
+void clprim_program_counts(const clprim_context *ctx, unsigned *compiled, unsigned *loaded)
+{
+    if (compiled)
+        *compiled = ctx ? ctx->programs_compiled : 0;
+    if (loaded)
+        *loaded = ctx ? ctx->programs_loaded : 0;
+}
