@@ -73,8 +73,8 @@
  * element; clprim_reduce of n == 0 answers the same on the host). For floats,
  * MIN and MAX are fmin and fmax, whose true identity is NaN: fmin(NaN, x) = x
  * and fmin(NaN, NaN) = NaN, so a run of NaN alone stays NaN, as C folds it,
- * while the empty result stays the documented +-infinity. Every combination
- * selects one of its operands, so the result is exact in any order. */
+ * while the empty result stays the documented +-infinity. fmin and fmax select
+ * one of their operands, so MIN and MAX are exact in any order of combination. */
 #if defined(OP_SUM)
 #define IDENTITY ((T)0)
 #define EMPTY_RESULT IDENTITY

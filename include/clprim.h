@@ -151,9 +151,10 @@ CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 
 /* dst[i] = src[0] op ... op src[i] (inclusive), or op over src[0..i-1] (exclusive:
  * dst[0] combines nothing, so it holds 0, the largest or the lowest value, see
- * clprim_op). So dst[i] is what clprim_reduce gives over i + 1 elements
- * (inclusive) or i elements (exclusive); for floats, [NaN, 3, NaN, 1, 5] scans
- * with MIN to [NaN, 3, 3, 1, 1] inclusive and [+inf, NaN, 3, 3, 1] exclusive.
+ * clprim_op). For MIN, MAX and integer sums, dst[i] is exactly what clprim_reduce
+ * gives over the first i + 1 elements (inclusive) or i elements (exclusive): for
+ * floats, [NaN, 3, NaN, 1, 5] scans with MIN to [NaN, 3, 3, 1, 1] inclusive and
+ * [+inf, NaN, 3, 3, 1] exclusive.
  * In place when src and dst are the same elements (above); other overlaps are
  * CLPRIM_INVALID_ARGUMENT. The result is the same bits on every run with the same
  * device and tuning. */
