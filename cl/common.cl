@@ -68,22 +68,33 @@
 #error "define one of TYPE_INT32, TYPE_UINT32, TYPE_INT64, TYPE_UINT64, TYPE_UINT8, TYPE_FLOAT, TYPE_DOUBLE, TYPE_NONE"
 #endif
 
-/* The operator: its identity and how two values combine (left operand first). */
+/* The operator: its identity, how two values combine (left operand first), and
+ * EMPTY_RESULT, what combining no element gives (the exclusive scan's first
+ * element; clprim_reduce of n == 0 answers the same on the host). For floats,
+ * MIN and MAX are fmin and fmax, whose true identity is NaN: fmin(NaN, x) = x
+ * and fmin(NaN, NaN) = NaN, so a run of NaN alone stays NaN, as C folds it,
+ * while the empty result stays the documented +-infinity. fmin and fmax select
+ * one of their operands, so MIN and MAX are exact in any order of combination. */
 #if defined(OP_SUM)
 #define IDENTITY ((T)0)
+#define EMPTY_RESULT IDENTITY
 #define COMBINE(a, b) AS_T((U)(a) + (U)(b))
 #elif defined(OP_MIN)
-#define IDENTITY T_HIGHEST
+#define EMPTY_RESULT T_HIGHEST
 #ifdef T_IS_FLOAT
-#define COMBINE(a, b) fmin((a), (b)) /* ignores NaN; min() is undefined on infinities */
+#define IDENTITY ((T)NAN)
+#define COMBINE(a, b) fmin((a), (b)) /* min() is undefined on NaN and infinities */
 #else
+#define IDENTITY T_HIGHEST
 #define COMBINE(a, b) min((a), (b))
 #endif
 #elif defined(OP_MAX)
-#define IDENTITY T_LOWEST
+#define EMPTY_RESULT T_LOWEST
 #ifdef T_IS_FLOAT
+#define IDENTITY ((T)NAN)
 #define COMBINE(a, b) fmax((a), (b))
 #else
+#define IDENTITY T_LOWEST
 #define COMBINE(a, b) max((a), (b))
 #endif
 #endif

@@ -34,8 +34,8 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         for (uint i = lid; i < g; i += WG)
             acc = COMBINE(acc, partials[i]);
         carry = wg_reduce(acc, sums);
-    } else if (seed_mode == SEED_SCANNED) {
-        carry = partials[g];
+    } else if (seed_mode == SEED_SCANNED && g > 0) {
+        carry = partials[g]; /* partials[0] holds EMPTY_RESULT, not the identity */
     }
 
 #if WG == 1
@@ -91,4 +91,9 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
+    /* Element 0 of an exclusive scan combines nothing. The identity written above
+     * differs from EMPTY_RESULT only for float MIN/MAX (NaN there); the same
+     * work-item wrote dst[0], so this store lands after it. */
+    if (exclusive && g == 0 && lid == 0)
+        dst[0] = EMPTY_RESULT;
 }

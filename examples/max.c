@@ -9,13 +9,13 @@
  * lecture's sequential loop over the whole array.
  *
  * NaN: CLPRIM_MAX ignores NaN the way fmax does (a NaN loses to any number), so
- * the device result is the maximum of the numbers; an array of NaNs only (or an
- * empty one) gives -infinity, the identity of max. The lecture's loop,
+ * the device result is the maximum of the numbers; an array of NaNs only gives
+ * NaN, and an empty one -infinity. The lecture's loop,
  * `if (vmax < vals[i]) vmax = vals[i]`, also skips a NaN inside the array (the
  * comparison is false) but returns NaN when vals[0] is NaN, since then every
- * comparison is false. A loop of fmaxf from -infinity matches the device
- * exactly, and is what the result is checked against; negative-only inputs
- * work because the identity is -infinity, not 0. */
+ * comparison is false. A loop of fmaxf from the first element matches the
+ * device exactly, and is what the result is checked against; negative-only
+ * inputs work because nothing starts from 0. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +37,8 @@ static float sequentiel_max(const float *vals, size_t nbr)
 /* What CLPRIM_MAX computes: fmax over the array, -infinity when empty. */
 static float fmax_loop(const float *vals, size_t n)
 {
-    float m = -INFINITY;
-    for (size_t i = 0; i < n; i++)
+    float m = n ? vals[0] : -INFINITY;
+    for (size_t i = 1; i < n; i++)
         m = fmaxf(m, vals[i]);
     return m;
 }
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
                (t1 - t0) * 1e3, best * 1e3, cpu * 1e3, ok ? "" : "   MISMATCH");
     }
 
-    /* The empty array: the identity, without touching the device. */
+    /* The empty array: -infinity, without touching the device. */
     float empty = 0;
     s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, 0, &empty);
     printf("%-22s %14g %14s %14g\n", "empty (n = 0)", empty, "-", fmax_loop(data, 0));
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 
     printf("\ndevice ms: clprim_reduce with the data already on the device, best of 5, the\n"
            "value back on the host; copy in ms: the host-to-device copy the lecture also paid.\n"
-           "NaN is ignored like fmax: the lecture's loop agrees except when vals[0] is NaN.\n");
+           "NaN is ignored like fmax: the lecture's loop agrees unless vals[0] is NaN and a number follows.\n");
     clReleaseMemObject(buf);
     clprim_release(ctx);
     free(data);

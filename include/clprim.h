@@ -93,8 +93,12 @@ typedef enum {
     CLPRIM_FLOAT, CLPRIM_DOUBLE, CLPRIM_UINT8
 } clprim_type;
 
-/* Operators of scan and reduce. Integer sums wrap (two's complement); float
- * MIN and MAX ignore NaN the way fmin/fmax do. */
+/* Operators of scan and reduce. Integer sums wrap (two's complement). Float
+ * MIN and MAX combine like C's fmin/fmax: a NaN is ignored beside any number,
+ * so the result is NaN only where every element combined is NaN; infinities
+ * are ordinary values. Combining no element (n == 0 for clprim_reduce, element
+ * 0 of an exclusive scan) gives 0 for SUM, the type's largest value for MIN and
+ * its lowest for MAX: +infinity and -infinity for floats, never NaN. */
 typedef enum { CLPRIM_SUM, CLPRIM_MIN, CLPRIM_MAX } clprim_op;
 
 /* ---- Contexts ---------------------------------------------------------- */
@@ -181,17 +185,23 @@ CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 
 /* ---- Scan and reduce --------------------------------------------------- */
 
-/* dst[i] = src[0] op ... op src[i] (inclusive), or op over src[0..i-1] with the
- * operator's identity at i = 0 (exclusive). In place when src and dst are the same
- * elements (above); other overlaps are CLPRIM_INVALID_ARGUMENT. The result is the same
- * bits on every run with the same device and tuning. */
+/* dst[i] = src[0] op ... op src[i] (inclusive), or op over src[0..i-1] (exclusive:
+ * dst[0] combines nothing, so it holds 0, the largest or the lowest value, see
+ * clprim_op). For MIN, MAX and integer sums, dst[i] is exactly what clprim_reduce
+ * gives over the first i + 1 elements (inclusive) or i elements (exclusive): for
+ * floats, [NaN, 3, NaN, 1, 5] scans with MIN to [NaN, 3, 3, 1, 1] inclusive and
+ * [+inf, NaN, 3, 3, 1] exclusive.
+ * In place when src and dst are the same elements (above); other overlaps are
+ * CLPRIM_INVALID_ARGUMENT. The result is the same bits on every run with the same
+ * device and tuning. */
 CLPRIM_API clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op,
                                      int exclusive, cl_mem src, size_t src_offset,
                                      cl_mem dst, size_t dst_offset, size_t n,
                                      cl_event *done);
 
-/* Blocking: writes one element of type t to *result (the identity when n == 0:
- * 0 for SUM, the type's largest value for MIN, its lowest for MAX). */
+/* Blocking: writes one element of type t to *result. Float MIN/MAX give NaN
+ * only when every element is NaN; n == 0 gives 0 for SUM, the type's largest
+ * value for MIN, its lowest for MAX (+-infinity for floats; see clprim_op). */
 CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op,
                                        cl_mem src, size_t offset, size_t n, void *result);
 

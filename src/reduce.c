@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-/* What an empty reduction returns: the operator's identity in the element type. */
-static void write_identity(clprim_type t, clprim_op op, void *out)
+/* What an empty reduction returns (clprim.h, clprim_op): EMPTY_RESULT of
+ * cl/common.cl, which for float MIN/MAX is an infinity, not the kernels' NaN identity. */
+static void write_empty_result(clprim_type t, clprim_op op, void *out)
 {
     const clprim_type_info *type = clprim_type_info_of(t);
     memset(out, 0, type->size);
@@ -41,7 +42,7 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0) {
-        write_identity(t, op, result);
+        write_empty_result(t, op, result);
         return CLPRIM_SUCCESS;
     }
 

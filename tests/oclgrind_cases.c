@@ -3,14 +3,16 @@
  * from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind", so that a run outside oclgrind
  * fails instead of passing on another device.
  *
- *   oclgrind_cases scan   TYPE OP inclusive|exclusive|inplace N [levels=L]
- *   oclgrind_cases reduce TYPE OP N [levels=L]
+ *   oclgrind_cases scan   TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]
+ *   oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]
  *
  * TYPE: int32 uint32 int64 uint64 float double uint8; OP: sum min max.
+ * nan=K makes the first K inputs NaN (float and double only).
  * levels=L asserts that the tuning splits N elements into exactly L levels of
  * partials (1: one work-group; 2: partials scanned by one work-group; ...), so
  * each case documents which passes it reaches. Inputs sit at an offset of 3
  * elements with 2 more after them; dst at an offset of 1 with 2 more after it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +67,8 @@ static void fill(clprim_type t, void *data, size_t n, uint64_t seed)
 int main(int argc, char **argv)
 {
     if (argc < 5)
-        return fail("usage: oclgrind_cases scan TYPE OP inclusive|exclusive|inplace N [levels=L]\n"
-                    "       oclgrind_cases reduce TYPE OP N [levels=L]");
+        return fail("usage: oclgrind_cases scan TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
+                    "       oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]");
     const int is_scan = !strcmp(argv[1], "scan");
     if (!is_scan && strcmp(argv[1], "reduce"))
         return fail("the first argument is scan or reduce");
@@ -85,6 +87,12 @@ int main(int argc, char **argv)
     if (arg >= argc)
         return fail("missing N");
     const size_t n = strtoull(argv[arg++], NULL, 10);
+    size_t leading_nan = 0;
+    if (arg < argc && !strncmp(argv[arg], "nan=", 4)) {
+        leading_nan = strtoull(argv[arg++] + 4, NULL, 10);
+        if (leading_nan > n || (t != CLPRIM_FLOAT && t != CLPRIM_DOUBLE))
+            return fail("nan=K needs a float or double type and K <= N");
+    }
     int want_levels = 0;
     if (arg < argc && sscanf(argv[arg], "levels=%d", &want_levels) != 1)
         return fail("the last argument is levels=L");
@@ -113,6 +121,12 @@ int main(int argc, char **argv)
     if (!src || !out || !init)
         return fail("out of memory");
     fill(t, src, len, 12345 + n);
+    for (size_t i = before; i < before + leading_nan; i++) {
+        if (t == CLPRIM_FLOAT)
+            ((float *)src)[i] = NAN;
+        else
+            ((double *)src)[i] = NAN;
+    }
     memset(init, 0xA5, dst_len * es);
     cl_int err;
     cl_mem sbuf = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, len * es, src, &err);

@@ -71,7 +71,9 @@ static void store(clprim_type t, void *p, size_t i, elem e)
     memcpy((char *)p + i * reference_type_size(t), &e, reference_type_size(t));
 }
 
-static elem identity(clprim_type t, clprim_op op)
+/* What combining no element gives: 0 for SUM, the type's highest value for MIN,
+ * its lowest for MAX (+-infinity for floats). */
+static elem empty_result(clprim_type t, clprim_op op)
 {
     elem e;
     memset(&e, 0, sizeof e);
@@ -136,9 +138,17 @@ static elem combine(clprim_type t, clprim_op op, elem a, elem b)
     return r;
 }
 
-void reference_identity(clprim_type t, clprim_op op, void *out)
+/* The combination of elements [0, i] from that of [0, i): the first element
+ * itself, then combine. Starting from the first element rather than from an
+ * identity is C's own fold: fmin over NaN alone is NaN. */
+static elem accumulate(clprim_type t, clprim_op op, elem acc, size_t i, elem x)
 {
-    store(t, out, 0, identity(t, op));
+    return i == 0 ? x : combine(t, op, acc, x);
+}
+
+void reference_empty_result(clprim_type t, clprim_op op, void *out)
+{
+    store(t, out, 0, empty_result(t, op));
 }
 
 void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x)
@@ -148,24 +158,22 @@ void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x)
 
 void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n)
 {
-    elem acc = identity(t, op);
+    elem acc = empty_result(t, op);
     for (size_t i = 0; i < n; i++) {
         elem x = load(t, src, i); /* before the store: src may be dst */
-        if (exclusive) {
+        if (exclusive)
             store(t, dst, i, acc);
-            acc = combine(t, op, acc, x);
-        } else {
-            acc = combine(t, op, acc, x);
+        acc = accumulate(t, op, acc, i, x);
+        if (!exclusive)
             store(t, dst, i, acc);
-        }
     }
 }
 
 void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, void *result)
 {
-    elem acc = identity(t, op);
+    elem acc = empty_result(t, op);
     for (size_t i = 0; i < n; i++)
-        acc = combine(t, op, acc, load(t, src, i));
+        acc = accumulate(t, op, acc, i, load(t, src, i));
     store(t, result, 0, acc);
 }
 
@@ -298,18 +306,18 @@ size_t reference_check_scan(clprim_type t, clprim_op op, int exclusive, const vo
         }
         return n;
     }
-    elem acc = identity(t, op);
+    elem acc = empty_result(t, op);
     for (size_t i = 0; i < n; i++) {
         elem x = load(t, src, i);
         if (!exclusive)
-            acc = combine(t, op, acc, x);
+            acc = accumulate(t, op, acc, i, x);
         elem g = load(t, got, i);
         if (!same(t, g, acc)) {
             describe(msg, msg_size, t, op, exclusive, i, n, g, acc, NULL);
             return i;
         }
         if (exclusive)
-            acc = combine(t, op, acc, x);
+            acc = accumulate(t, op, acc, i, x);
     }
     return n;
 }

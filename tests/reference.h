@@ -1,7 +1,9 @@
-/* Plain C references with the device's semantics: integer sums wrap (unsigned
- * arithmetic), float MIN/MAX behave like fmin/fmax (NaN ignored), identities as in
- * cl/common.cl (0 for SUM, the type's highest value for MIN, its lowest for MAX;
- * +-INFINITY for floats). Element pointers are untyped: elements are of clprim_type t. */
+/* Plain C references with the library's semantics: integer sums wrap (unsigned
+ * arithmetic); float MIN/MAX fold like C's fmin/fmax from the first element, so
+ * NaN is ignored beside any number and NaN alone gives NaN; combining nothing (a
+ * reduce of 0 elements, an exclusive scan's first element) gives 0 for SUM, the
+ * type's highest value for MIN, its lowest for MAX (+-INFINITY for floats).
+ * Element pointers are untyped: elements are of clprim_type t. */
 #ifndef CLPRIM_TESTS_REFERENCE_H
 #define CLPRIM_TESTS_REFERENCE_H
 
@@ -20,12 +22,13 @@ int reference_type_from_name(const char *name, clprim_type *t);
 const char *reference_op_name(clprim_op op);    /* "sum", "min", "max" */
 int reference_type_is_float(clprim_type t);
 
-/* The operator's identity, one element written to *out. */
-void reference_identity(clprim_type t, clprim_op op, void *out);
+/* What combining no element gives, one element written to *out. */
+void reference_empty_result(clprim_type t, clprim_op op, void *out);
 /* *acc = *acc op *x, one element each. */
 void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x);
 
-/* dst[i] = src[0] op ... op src[i] (inclusive) or over src[0..i-1] (exclusive).
+/* dst[i] = src[0] op ... op src[i] (inclusive) or over src[0..i-1] (exclusive,
+ * the empty result at i = 0).
  * Sequential left to right in the element type (floats too: use the bound below
  * to compare float sums). src == dst is allowed. */
 void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n);

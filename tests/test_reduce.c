@@ -1,6 +1,6 @@
 /* clprim_reduce against the CPU reference: every type and operator, sizes at the
  * boundaries of the split (work-group, tile, one and several partials, more
- * partials than one tile of the folding pass), offsets, identities for n == 0,
+ * partials than one tile of the folding pass), offsets, the result for n == 0,
  * large odd sizes, determinism, and every bad argument. */
 #include <float.h>
 #include <math.h>
@@ -129,8 +129,9 @@ START_TEST(reduce_small_tiles)
 }
 END_TEST
 
-/* n == 0: the identity of the operator in the element type, per clprim.h. */
-START_TEST(reduce_empty_identity)
+/* n == 0: the empty result in the element type, per clprim.h (for floats the
+ * infinities, not the NaN that MIN and MAX give over NaN alone). */
+START_TEST(reduce_empty_result)
 {
     FOR_EACH_DEVICE(ctx)
     {
@@ -164,12 +165,12 @@ START_TEST(reduce_empty_identity)
                     }
                 const size_t es = reference_type_size((clprim_type)t);
                 ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, 0, &got), CLPRIM_SUCCESS);
-                ck_assert_msg(memcmp(&got, &want, es) == 0, "%s %s of nothing is not the identity",
+                ck_assert_msg(memcmp(&got, &want, es) == 0, "%s %s of nothing is not the empty result",
                               reference_type_name((clprim_type)t), reference_op_name((clprim_op)op));
                 ck_assert(harness_all_sentinel(got.bytes + es, RESULT_BYTES - es));
                 /* The shared reference agrees. */
                 unsigned char ref[RESULT_BYTES];
-                reference_identity((clprim_type)t, (clprim_op)op, ref);
+                reference_empty_result((clprim_type)t, (clprim_op)op, ref);
                 ck_assert(memcmp(ref, &want, es) == 0);
                 /* n == 0 at the very end of a buffer is fine too. */
                 ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 64 / es, 0, &got),
@@ -268,6 +269,115 @@ START_TEST(reduce_float_nan_and_infinity)
                 }
             }
             free(data);
+        }
+    }
+}
+END_TEST
+
+/* Where the numbers sit among NaN in the rows below. */
+typedef enum {
+    ONLY_NAN,
+    VALUE_FIRST,  /* the row's value at element 0, NaN after */
+    VALUE_MIDDLE, /* at element n / 2 */
+    VALUE_LAST,   /* at element n - 1 */
+    NAN_ENDS,     /* NaN at both ends, -2.5 and 4.5 between */
+    INFINITIES    /* +inf last, -inf at n / 3, NaN elsewhere */
+} nan_place;
+
+static double nan_place_value(nan_place place, double value, size_t i, size_t n)
+{
+    switch (place) {
+    case ONLY_NAN: return NAN;
+    case VALUE_FIRST: return i == 0 ? value : NAN;
+    case VALUE_MIDDLE: return i == n / 2 ? value : NAN;
+    case VALUE_LAST: return i == n - 1 ? value : NAN;
+    case NAN_ENDS: return i == 0 || i == n - 1 ? NAN : i % 2 ? -2.5 : 4.5;
+    case INFINITIES: return i == n - 1 ? INFINITY : i == n / 3 ? -INFINITY : NAN;
+    }
+    return NAN;
+}
+
+/* Float MIN/MAX reduce like C's fmin/fmax folds: NaN only when every element
+ * is NaN, otherwise the extreme of the numbers however few, at every size
+ * around the split's boundaries (one and several partials, more partials than
+ * a tile, the one-work-item lanes). Compared bit for bit, any NaN as NaN. */
+START_TEST(reduce_float_nan_rows)
+{
+    static const struct {
+        const char *what;
+        nan_place place;
+        double value;
+        size_t min_n;
+        double want_min, want_max;
+    } rows[] = {
+        {"all NaN", ONLY_NAN, 0, 1, NAN, NAN},
+        {"one number first", VALUE_FIRST, 7.25, 1, 7.25, 7.25},
+        {"one number in the middle", VALUE_MIDDLE, -7.25, 1, -7.25, -7.25},
+        {"one number last", VALUE_LAST, 7.25, 1, 7.25, 7.25},
+        {"+inf alone", VALUE_MIDDLE, INFINITY, 1, INFINITY, INFINITY},
+        {"-inf alone, last", VALUE_LAST, -INFINITY, 1, -INFINITY, -INFINITY},
+        {"NaN at both ends", NAN_ENDS, 0, 4, -2.5, 4.5},
+        {"both infinities", INFINITIES, 0, 3, -INFINITY, INFINITY},
+    };
+    static const size_t shapes[][3] = {{0, 0, 0}, {4, 2, 64}, {4, 2, 3}, {1, 3, 64}};
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t es = reference_type_size((clprim_type)t);
+            for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++) {
+                if (shapes[sh][0])
+                    harness_set_tuning(ctx, shapes[sh][0], shapes[sh][1], shapes[sh][2]);
+                else
+                    ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+                size_t sizes[32];
+                size_t count = boundary_sizes(ctx, sizes);
+                sizes[count++] = 1000;
+                for (size_t k = 0; k < count; k++) {
+                    const size_t n = sizes[k];
+                    unsigned char *data = harness_malloc(n * es);
+                    cl_mem buf = harness_buffer(ctx, n * es, NULL);
+                    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+                        if (n < rows[r].min_n)
+                            continue;
+                        for (size_t i = 0; i < n; i++) {
+                            double v = nan_place_value(rows[r].place, rows[r].value, i, n);
+                            if (t == CLPRIM_FLOAT)
+                                ((float *)data)[i] = (float)v;
+                            else
+                                ((double *)data)[i] = v;
+                        }
+                        ck_assert_int_eq(clEnqueueWriteBuffer(clprim_queue(ctx), buf, CL_TRUE, 0, n * es, data, 0,
+                                                              NULL, NULL),
+                                         CL_SUCCESS);
+                        for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++) {
+                            const double want = op == CLPRIM_MIN ? rows[r].want_min : rows[r].want_max;
+                            union {
+                                float f;
+                                double d;
+                            } got, wanted;
+                            if (t == CLPRIM_FLOAT)
+                                wanted.f = (float)want;
+                            else
+                                wanted.d = want;
+                            ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, n, &got),
+                                             CLPRIM_SUCCESS);
+                            const double g = t == CLPRIM_FLOAT ? got.f : got.d;
+                            const int ok = isnan(want) ? isnan(g) : !memcmp(&got, &wanted, es);
+                            ck_assert_msg(ok, "%s %s of %zu elements, %s (%s): got %g, want %g",
+                                          reference_type_name((clprim_type)t), reference_op_name((clprim_op)op), n,
+                                          rows[r].what, harness_tuning_text(ctx), g, want);
+                            char msg[768];
+                            ck_assert_msg(reference_check_reduce((clprim_type)t, (clprim_op)op, data, n, &got, msg,
+                                                                 sizeof msg),
+                                          "reference: %s", msg);
+                        }
+                    }
+                    clReleaseMemObject(buf);
+                    free(data);
+                }
+            }
         }
     }
 }
@@ -423,13 +533,17 @@ static Suite *reduce_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, reduce_default_tuning, 0, REFERENCE_TYPE_COUNT);
     tcase_add_loop_test(tc, reduce_small_tiles, 0, REFERENCE_TYPE_COUNT);
-    tcase_add_test(tc, reduce_empty_identity);
+    tcase_add_test(tc, reduce_empty_result);
     tcase_add_test(tc, reduce_large_odd);
     tcase_add_test(tc, reduce_wraps);
     tcase_add_test(tc, reduce_float_nan_and_infinity);
     tcase_add_test(tc, reduce_deterministic);
     tcase_add_test(tc, reduce_after_scan_in_flight);
     suite_add_tcase(s, tc);
+    TCase *nan = tcase_create("nan");
+    tcase_set_timeout(nan, 600);
+    tcase_add_test(nan, reduce_float_nan_rows);
+    suite_add_tcase(s, nan);
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);
     tcase_add_test(bad, reduce_bad_table);

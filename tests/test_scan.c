@@ -333,7 +333,8 @@ START_TEST(scan_int32_wraps)
 }
 END_TEST
 
-/* fmin/fmax semantics: NaN inputs are ignored, infinities are ordinary values. */
+/* fmin/fmax semantics: NaN inputs are ignored beside numbers (NaN alone stays
+ * NaN), infinities are ordinary values. */
 START_TEST(scan_float_nan_and_infinity)
 {
     uint64_t rng = harness_rng(700);
@@ -369,6 +370,163 @@ START_TEST(scan_float_nan_and_infinity)
             }
             ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
             free(data);
+        }
+    }
+}
+END_TEST
+
+/* Stores v as element i of a float or double array. */
+static void put_float(clprim_type t, void *data, size_t i, double v)
+{
+    if (t == CLPRIM_FLOAT)
+        ((float *)data)[i] = (float)v;
+    else
+        ((double *)data)[i] = v;
+}
+
+/* Tunings that put boundaries inside five elements: tiles of two and four
+ * (wg=1 is the one-work-item CPU shape; with groups=8 pass 2 scans the
+ * partials, with groups=2 pass 3 folds them) and the default, one work-group. */
+static const size_t tiny_shapes[][3] = {{0, 0, 0}, {1, 2, 2}, {1, 2, 8}, {2, 1, 8}, {4, 1, 2}};
+
+static void set_shape(clprim_context *ctx, const size_t *shape)
+{
+    if (shape[0])
+        harness_set_tuning(ctx, shape[0], shape[1], shape[2]);
+    else
+        ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+}
+
+/* [NaN, 3, NaN, 1, 5] as fmin/fmax fold it: NaN until a number arrives; the
+ * exclusive scan starts from the empty result (+-inf), then is the inclusive
+ * scan shifted by one. Written out, not taken from the reference. */
+START_TEST(scan_float_nan_example)
+{
+    static const double in[5] = {NAN, 3, NAN, 1, 5};
+    static const struct {
+        clprim_op op;
+        int exclusive;
+        double want[5];
+    } rows[] = {
+        {CLPRIM_MIN, 0, {NAN, 3, 3, 1, 1}},
+        {CLPRIM_MIN, 1, {INFINITY, NAN, 3, 3, 1}},
+        {CLPRIM_MAX, 0, {NAN, 3, 3, 3, 5}},
+        {CLPRIM_MAX, 1, {-INFINITY, NAN, 3, 3, 3}},
+    };
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t es = reference_type_size((clprim_type)t);
+            unsigned char src[5 * 8], want[5 * 8], got[5 * 8];
+            for (size_t i = 0; i < 5; i++)
+                put_float((clprim_type)t, src, i, in[i]);
+            cl_mem sbuf = harness_buffer(ctx, sizeof src, src), dbuf = harness_buffer(ctx, sizeof got, NULL);
+            for (size_t sh = 0; sh < sizeof tiny_shapes / sizeof *tiny_shapes; sh++) {
+                set_shape(ctx, tiny_shapes[sh]);
+                for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+                    for (size_t i = 0; i < 5; i++)
+                        put_float((clprim_type)t, want, i, rows[r].want[i]);
+                    ck_assert_int_eq(clprim_scan(ctx, (clprim_type)t, rows[r].op, rows[r].exclusive, sbuf, 0, dbuf,
+                                                 0, 5, NULL),
+                                     CLPRIM_SUCCESS);
+                    harness_read(ctx, dbuf, 0, 5 * es, got);
+                    for (size_t i = 0; i < 5; i++) {
+                        double g = t == CLPRIM_FLOAT ? ((float *)got)[i] : ((double *)got)[i];
+                        int ok = isnan(rows[r].want[i]) ? isnan(g) : !memcmp(got + i * es, want + i * es, es);
+                        ck_assert_msg(ok, "%s %s %s scan of [NaN, 3, NaN, 1, 5] (%s): element %zu is %g, want %g",
+                                      reference_type_name((clprim_type)t), reference_op_name(rows[r].op),
+                                      rows[r].exclusive ? "exclusive" : "inclusive", harness_tuning_text(ctx), i,
+                                      g, rows[r].want[i]);
+                    }
+                    /* The reference follows the same rule. */
+                    char msg[768];
+                    ck_assert_msg(reference_check_scan((clprim_type)t, rows[r].op, rows[r].exclusive, src, want, 5,
+                                                       msg, sizeof msg) == 5,
+                                  "reference: %s", msg);
+                }
+            }
+            clReleaseMemObject(sbuf);
+            clReleaseMemObject(dbuf);
+        }
+    }
+}
+END_TEST
+
+/* Where NaN sits in the NaN-rule inputs below; numbers are never zero, so
+ * equal values are equal bits (no -0 against +0). */
+typedef enum {
+    NAN_ALL,
+    NAN_PREFIX,           /* the first `run` elements */
+    NAN_SUFFIX,           /* the last `run` elements */
+    NAN_SCATTERED,        /* every seventh, from element 3 */
+    NAN_PREFIX_INFINITIES /* the first `run`, then every fifth; +-inf here and there */
+} nan_layout;
+
+static double nan_layout_value(nan_layout kind, size_t i, size_t n, size_t run)
+{
+    const double number = (double)((i * 37) % 101) - 50.5;
+    switch (kind) {
+    case NAN_ALL: return NAN;
+    case NAN_PREFIX: return i < run ? NAN : number;
+    case NAN_SUFFIX: return i + run >= n ? NAN : number;
+    case NAN_SCATTERED: return i % 7 == 3 ? NAN : number;
+    case NAN_PREFIX_INFINITIES:
+        return i < run || i % 5 == 0 ? NAN : i % 11 == 1 ? INFINITY : i % 13 == 2 ? -INFINITY : number;
+    }
+    return number;
+}
+
+/* Float MIN/MAX scans are NaN exactly where every element so far is NaN, at
+ * sizes and NaN runs that end on both sides of each boundary of the split
+ * (work-group, tile, chunk, every level of partials), in every layout. */
+START_TEST(scan_float_nan_runs)
+{
+    static const struct {
+        nan_layout kind;
+        int runs; /* whether the row is repeated over the run lengths below */
+    } rows[] = {{NAN_ALL, 0}, {NAN_PREFIX, 1}, {NAN_SUFFIX, 1}, {NAN_SCATTERED, 0}, {NAN_PREFIX_INFINITIES, 1}};
+    static const size_t shapes[][3] = {{0, 0, 0}, {4, 2, 64}, {4, 2, 8}, {1, 2, 16}, {2, 1, 3}};
+    uint64_t rng = harness_rng(750);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int t = CLPRIM_FLOAT; t <= CLPRIM_DOUBLE; t++) {
+            if (!type_runs(ctx, (clprim_type)t))
+                continue;
+            const size_t es = reference_type_size((clprim_type)t);
+            for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++) {
+                set_shape(ctx, shapes[sh]);
+                const clprim_tuning tuning = clprim_get_tuning(ctx);
+                const size_t wg = tuning.work_group_size, tile = wg * tuning.items_per_thread;
+                size_t sizes[16] = {1, 2, wg + 1, tile + 1, 2 * tile + 3}, count = 5;
+                for (int levels = 2; levels <= 3; levels++) {
+                    size_t first = harness_first_size_with_levels(&tuning, levels, 100000);
+                    if (first) {
+                        sizes[count++] = first - 1;
+                        sizes[count++] = first + 1;
+                    }
+                }
+                for (size_t k = 0; k < count; k++) {
+                    const size_t n = sizes[k];
+                    const size_t runs[] = {1, tile, tile + 1, n / 2, n - 1};
+                    unsigned char *data = harness_malloc(n * es);
+                    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+                        for (size_t u = 0; u < (rows[r].runs ? sizeof runs / sizeof *runs : 1); u++) {
+                            if (runs[u] > n)
+                                continue;
+                            for (size_t i = 0; i < n; i++)
+                                put_float((clprim_type)t, data, i, nan_layout_value(rows[r].kind, i, n, runs[u]));
+                            for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++)
+                                for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                                    layout lay = {(k + u) % 3, (k + r) % 2, 1, (k + u + r) % 4 == 3};
+                                    scan_case(ctx, (clprim_type)t, (clprim_op)op, exclusive, n, lay, data, &rng);
+                                }
+                        }
+                    free(data);
+                }
+            }
+            ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
         }
     }
 }
@@ -693,6 +851,12 @@ static Suite *scan_suite(void)
     tcase_add_test(tc, scan_sub_buffers);
     tcase_add_test(tc, scan_sub_buffers_of_one_parent);
     suite_add_tcase(s, tc);
+
+    TCase *nan = tcase_create("nan");
+    tcase_set_timeout(nan, 600);
+    tcase_add_test(nan, scan_float_nan_example);
+    tcase_add_test(nan, scan_float_nan_runs);
+    suite_add_tcase(s, nan);
 
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);
