@@ -1,13 +1,13 @@
-/* Sorting particles into boxes, the job of the particle-simulation report.
+/* Sorting particles into boxes, as a particle simulation does at every step.
  *
  *   build/examples/boxsort [--large] [--particles N] [--density D] [--device SPEC]
  *
  * A simulation sorts its particles into a regular grid of boxes at every step,
  * so that neighbours are found by looking in a few boxes. clprim_box_sort does
  * it on the device: each particle's box, a stable radix sort of (box id, index),
- * the per-box counts and their exclusive scan (the box starts). The report's
- * scan failed on its largest configuration because of the box count; here the
- * scan splits over kernel launches and the box count is limited by memory only.
+ * the per-box counts and their exclusive scan (the box starts). The scan splits
+ * over kernel launches (no work-group waits on another), so the box count is
+ * limited by memory only.
  *
  * For each size, two configurations: uniform (about D particles a box, D = 4
  * by default) and clustered (the same particles in a few dense blobs, so most

@@ -1,16 +1,16 @@
-/* The maximum of a float array: the CUDA lecture's example, with libclprim.
+/* The maximum of a float array, with libclprim.
  *
  *   build/examples/max [N]        (N floats, default 4194304)
  *
- * The lecture reduced each block to its maximum on the GPU and finished the
- * block maxima on the host with sequentiel_max. clprim_reduce(CLPRIM_MAX) does
- * every level on the device (one partial per work-group, then one work-group
- * over the partials) and hands back one float. Both are timed here, beside the
- * lecture's sequential loop over the whole array.
+ * A common first GPU version reduces each block to its maximum on the GPU and
+ * finishes the block maxima on the host with a loop like sequential_max below.
+ * clprim_reduce(CLPRIM_MAX) does every level on the device (one partial per
+ * work-group, then one work-group over the partials) and hands back one float.
+ * It is timed here beside that sequential loop over the whole array.
  *
  * NaN: CLPRIM_MAX ignores NaN the way fmax does (a NaN loses to any number), so
  * the device result is the maximum of the numbers; an array of NaNs only gives
- * NaN, and an empty one -infinity. The lecture's loop,
+ * NaN, and an empty one -infinity. The sequential loop,
  * `if (vmax < vals[i]) vmax = vals[i]`, also skips a NaN inside the array (the
  * comparison is false) but returns NaN when vals[0] is NaN, since then every
  * comparison is false. A loop of fmaxf from the first element matches the
@@ -24,8 +24,8 @@
 
 #include <clprim.h>
 
-/* The lecture's loop, as written (for nbr >= 1). */
-static float sequentiel_max(const float *vals, size_t nbr)
+/* The usual sequential loop (for nbr >= 1). */
+static float sequential_max(const float *vals, size_t nbr)
 {
     float vmax = vals[0];
     for (size_t i = 1; i < nbr; i++)
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("max of %zu floats on %s\n\n", n, device);
-    printf("%-22s %14s %14s %14s %12s %12s %12s\n", "input", "clprim_reduce", "sequentiel_max", "fmaxf loop",
+    printf("%-22s %14s %14s %14s %12s %12s %12s\n", "input", "clprim_reduce", "sequential_max", "fmaxf loop",
            "copy in ms", "device ms", "CPU ms");
 
     static const char *const cases[] = {"uniform [-1000, 1000)", "negative only", "NaN here and there",
@@ -125,12 +125,12 @@ int main(int argc, char **argv)
             return 1;
         }
         double c0 = now();
-        float lecture = sequentiel_max(data, n);
+        float sequential = sequential_max(data, n);
         double cpu = now() - c0;
         float want = fmax_loop(data, n);
         int ok = same(device_max, want);
         failures += !ok;
-        printf("%-22s %14g %14g %14g %12.3f %12.3f %12.3f%s\n", cases[c], device_max, lecture, want,
+        printf("%-22s %14g %14g %14g %12.3f %12.3f %12.3f%s\n", cases[c], device_max, sequential, want,
                (t1 - t0) * 1e3, best * 1e3, cpu * 1e3, ok ? "" : "   MISMATCH");
     }
 
@@ -141,8 +141,8 @@ int main(int argc, char **argv)
     failures += s != CLPRIM_SUCCESS || empty != -INFINITY;
 
     printf("\ndevice ms: clprim_reduce with the data already on the device, best of 5, the\n"
-           "value back on the host; copy in ms: the host-to-device copy the lecture also paid.\n"
-           "NaN is ignored like fmax: the lecture's loop agrees unless vals[0] is NaN and a number follows.\n");
+           "value back on the host; copy in ms: the host-to-device copy any GPU version pays.\n"
+           "NaN is ignored like fmax: the sequential loop agrees unless vals[0] is NaN and a number follows.\n");
     clReleaseMemObject(buf);
     clprim_release(ctx);
     free(data);
