@@ -389,7 +389,7 @@ typedef struct {
 /* Bytes a pixel: 3, 4, 1; 0 for a value outside the enum. */
 CLPRIM_API size_t clprim_pixel_size(clprim_pixel_format format);
 
-/* What the red-ratio threshold writes (the three steps of the GPU report). */
+/* What the red-ratio threshold writes (three ways to show the selection). */
 typedef enum {
     CLPRIM_THRESHOLD_KEEP,    /* selected pixels unchanged, every other pixel black */
     CLPRIM_THRESHOLD_YELLOW,  /* selected pixels with green := red, every other pixel black */
@@ -425,8 +425,8 @@ CLPRIM_API clprim_status clprim_threshold_red_planar(clprim_context *ctx, const 
                                                      const clprim_planar_image *dst, float ratio,
                                                      clprim_threshold_mode mode, cl_event *done);
 
-/* Which values a histogram counts. GREY is the compute-shader lecture's grey
- * (r + g + b) / 3, here in integers: the grey level floor((r + g + b) / 3),
+/* Which values a histogram counts. GREY is the mean
+ * (r + g + b) / 3, in integers: the grey level floor((r + g + b) / 3),
  * 0..255 (a GREY8 pixel is its own level). ALL makes one histogram per channel
  * of the format (3 for RGB8: R, G, B; 4 for RGBA8; 1 for GREY8), one after the
  * other. */

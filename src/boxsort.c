@@ -1,4 +1,4 @@
-/* Box sort of particles (the particle-simulation report's job), built on the
+/* Box sort of particles (what a particle simulation does every step), built on the
  * library's pieces:
  *   1. box_ids: each particle's box id, into scratch;
  *   2. a stable radix sort of (box id, index) pairs over the bits the largest id

@@ -1,4 +1,4 @@
-/* Images: the red-ratio colour threshold of the GPU report, grey-level and Otsu
+/* Images: the red-ratio colour threshold, grey-level and Otsu
  * thresholds, per-channel and grey histograms. Kernels in cl/threshold.cl, all
  * in one program (formats and modes are arguments, not -D options), so a
  * context builds it once. The pixels are split across work-groups as the scan

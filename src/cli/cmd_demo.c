@@ -23,7 +23,7 @@ static const char *find_photo(void)
     return NULL;
 }
 
-/* The red-ratio threshold of the GPU report on a real photograph, reinserting
+/* The red-ratio threshold on a real photograph, reinserting
  * the recoloured pixels, checked against the same rule in a C loop (the header's
  * exact formulation; this file is compiled without fused multiply-add). */
 static void threshold_pixels_cpu(const unsigned char *in, unsigned char *out, size_t pixels, float ratio)

@@ -1,5 +1,5 @@
-/* `clprim histogram IN`: a channel histogram (or the compute-shader lecture's
- * grey histogram) of a photograph computed on the device, drawn as a bar chart
+/* `clprim histogram IN`: a channel histogram (or the grey
+ * histogram) of a photograph computed on the device, drawn as a bar chart
  * in the terminal and, with --plot, as a PNG (src/cli/chart.c: stb_image_write
  * and stb_easy_font, no other plotting dependency). */
 #include "chart.h"

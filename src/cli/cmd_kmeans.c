@@ -1,5 +1,5 @@
-/* `clprim kmeans IN OUT -k K`: k-means colour quantization of a photograph, as
- * in the GPU report (every pixel replaced by the centre of its colour cluster),
+/* `clprim kmeans IN OUT -k K`: k-means colour quantization of a photograph
+ * (every pixel replaced by the centre of its colour cluster),
  * with clprim_kmeans_seed and clprim_kmeans; the result is written as PNG.
  * --check runs the same algorithm in C from the same centres and compares. */
 #include "commands.h"

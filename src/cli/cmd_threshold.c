@@ -1,4 +1,4 @@
-/* `clprim threshold IN OUT`: the red-ratio threshold of the GPU report on a
+/* `clprim threshold IN OUT`: the red-ratio threshold on a
  * photograph (keep, yellow, reinsert), or a grey-level / Otsu binary threshold,
  * on the device; the result is written as PNG. */
 #include "commands.h"
