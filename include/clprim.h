@@ -546,8 +546,8 @@ typedef struct {
     size_t dims[3];    /* boxes along x, y, z: each > 0, product below 2^32 */
 } clprim_box_grid;
 
-/* Sorts n particles into the grid's boxes (the particle-simulation report's box
- * sort). positions: n particles of three floats x, y, z, from particle
+/* Sorts n particles into the grid's boxes, as a particle simulation does to
+ * find neighbours. positions: n particles of three floats x, y, z, from particle
  * positions_offset (offsets here count particles, i.e. 3 floats).
  *   box_start   boxes + 1 cl_uint from box_start_offset: box b's particles are
  *               sorted positions box_start[b] .. box_start[b + 1] - 1 (the
