@@ -78,6 +78,8 @@ clprim_status clprim_fail_cl(clprim_context *ctx, cl_int err, const char *fmt, .
 void clprim_append_error(clprim_context *ctx, const char *text);
 void clprim_clear_error(clprim_context *ctx);
 const char *clprim_cl_error_name(cl_int err);
+/* A line "clprim: <message>" on stderr when $CLPRIM_LOG is set (not "" or "0"). */
+void clprim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- One call at a time (context.c) ---- */
 

@@ -42,30 +42,6 @@ struct clprim_program_entry {
     clprim_program_entry *next;
 };
 
-/* ---- $CLPRIM_LOG ----
- * With $CLPRIM_LOG set (to anything but "" or "0"), the library tells on stderr,
- * one line each, which kernel files it reads, how each program lookup went in
- * the disk cache and how long builds take: the one place it prints. */
-
-static int log_on(void)
-{
-    const char *v = getenv("CLPRIM_LOG");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *fmt, ...)
-{
-    if (!log_on())
-        return;
-    char line[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "clprim: %s\n", line); /* one call: lines of threads do not interleave */
-}
-
 static double now_ms(void)
 {
     struct timespec t;
@@ -364,7 +340,7 @@ static clprim_status load_file(clprim_context *ctx, source_loader *l, const char
     if (why)
         return clprim_fail(ctx, CLPRIM_KERNEL_NOT_FOUND, "cannot read kernel file %s: %s (included by %s)", path,
                            why, include_chain(l, NULL, chain, sizeof chain));
-    log_line("read kernel file %s", path);
+    clprim_log("read kernel file %s", path);
     l->files[l->depth++] = file;
     clprim_status s = CLPRIM_SUCCESS;
     unsigned line_no = 0;
@@ -609,8 +585,8 @@ static size_t cache_trim(const char *dir, uint64_t cap)
                 removed++;
             }
         }
-        log_line("removed %zu least recently used entr%s from %s to keep it within $CLPRIM_CACHE_MAX (%llu bytes)",
-                 removed, removed == 1 ? "y" : "ies", dir, (unsigned long long)cap);
+        clprim_log("removed %zu least recently used entr%s from %s to keep it within $CLPRIM_CACHE_MAX (%llu bytes)",
+                   removed, removed == 1 ? "y" : "ies", dir, (unsigned long long)cap);
     }
     free(files);
     return removed;
@@ -867,16 +843,16 @@ static clprim_status make_program(clprim_context *ctx, const char *file, const c
     *from_entry = program != NULL;
     if (program) {
         ctx->programs_loaded++;
-        log_line("cache hit: %s [%s] from %s", file, options, ks.slot.path);
+        clprim_log("cache hit: %s [%s] from %s", file, options, ks.slot.path);
     } else {
-        log_line("cache miss: %s [%s]: %s%s%s", file, options, miss, ks.cached ? ": " : "",
-                 ks.cached ? ks.slot.path : "");
+        clprim_log("cache miss: %s [%s]: %s%s%s", file, options, miss, ks.cached ? ": " : "",
+                   ks.cached ? ks.slot.path : "");
         if (ks.cached && !use_entry)
             unlink(ks.slot.path); /* distrusted: gone even if the new one cannot be written */
         double start = now_ms();
         s = build_from_source(ctx, ks.dir, file, options, ks.source, &program);
         if (s == CLPRIM_SUCCESS) {
-            log_line("built %s [%s] in %.0f ms", file, options, now_ms() - start);
+            clprim_log("built %s [%s] in %.0f ms", file, options, now_ms() - start);
             ctx->programs_compiled++;
             if (ks.cached)
                 cache_store(&ks.slot, program);
