@@ -183,6 +183,18 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
 clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const clprim_tuning *base,
                                   clprim_tuning *out);
 
+/* ---- Kernel files (kernel_source.c) ---- */
+
+/* The whole of a regular file of at most max_bytes, NUL-terminated, into *data
+ * (free it); follow_links 0 refuses a symlink. NULL on success, else why not. */
+const char *clprim_read_regular_file(const char *path, int follow_links, size_t max_bytes, char **data,
+                                     size_t *length);
+/* The folder that holds `file`, along $CLPRIM_KERNEL_PATH then the installed (or
+ * build tree's) kernels, into dir; the failure names every folder tried. */
+clprim_status clprim_find_kernel_dir(clprim_context *ctx, const char *file, char *dir, size_t size);
+/* dir/file with its `#include "x.cl"` lines expanded, into *source (free it). */
+clprim_status clprim_load_source(clprim_context *ctx, const char *dir, const char *file, char **source);
+
 /* ---- Programs (program.c) ---- */
 
 /* The kernel `name` from `file` (searched along the kernel path) built with
