@@ -1,4 +1,5 @@
-/* Status names and the last-error message of a context (or of the thread). */
+/* Status names, the last-error message of a context (or of the thread), and the
+ * $CLPRIM_LOG lines. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -163,4 +164,27 @@ const char *clprim_cl_error_name(cl_int err)
         return "CL_PLATFORM_NOT_FOUND_KHR";
     }
     return "unknown OpenCL error";
+}
+
+/* ---- $CLPRIM_LOG ----
+ * With $CLPRIM_LOG set (to anything but "" or "0"), the library tells on stderr,
+ * one line each, which kernel files it reads, how each program lookup went in
+ * the disk cache and how long builds take: the one place it prints. */
+
+static int log_on(void)
+{
+    const char *v = getenv("CLPRIM_LOG");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+void clprim_log(const char *fmt, ...)
+{
+    if (!log_on())
+        return;
+    char line[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "clprim: %s\n", line); /* one call: lines of threads do not interleave */
 }

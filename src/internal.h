@@ -78,6 +78,8 @@ clprim_status clprim_fail_cl(clprim_context *ctx, cl_int err, const char *fmt, .
 void clprim_append_error(clprim_context *ctx, const char *text);
 void clprim_clear_error(clprim_context *ctx);
 const char *clprim_cl_error_name(cl_int err);
+/* A line "clprim: <message>" on stderr when $CLPRIM_LOG is set (not "" or "0"). */
+void clprim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- One call at a time (context.c) ---- */
 
@@ -181,18 +183,40 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
 clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const clprim_tuning *base,
                                   clprim_tuning *out);
 
-/* ---- Programs (program.c) ---- */
+/* ---- Kernel files (kernel_source.c) ---- */
 
-/* The kernel `name` from `file` (searched along the kernel path) built with
- * `options`. Programs are cached per context and on disk; kernels are owned by the
- * cache, so callers never release them. */
-clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const char *options,
-                                const char *name, cl_kernel *kernel);
-void clprim_release_programs(clprim_context *ctx);
+/* The whole of a regular file of at most max_bytes, NUL-terminated, into *data
+ * (free it); follow_links 0 refuses a symlink. NULL on success, else why not. */
+const char *clprim_read_regular_file(const char *path, int follow_links, size_t max_bytes, char **data,
+                                     size_t *length);
+/* The folder that holds `file`, along $CLPRIM_KERNEL_PATH then the installed (or
+ * build tree's) kernels, into dir; the failure names every folder tried. */
+clprim_status clprim_find_kernel_dir(clprim_context *ctx, const char *file, char *dir, size_t size);
+/* dir/file with its `#include "x.cl"` lines expanded, into *source (free it). */
+clprim_status clprim_load_source(clprim_context *ctx, const char *dir, const char *file, char **source);
 
-/* Builds (or loads) the program of (file, options) into the context's cache,
- * as clprim_get_kernel would, without making a kernel. */
-clprim_status clprim_prepare_program(clprim_context *ctx, const char *file, const char *options);
+/* ---- The disk cache (disk_cache.c) ---- */
+
+/* Where the program of one (context, options, source text) lives on disk. */
+typedef struct {
+    char dir[4096];
+    char path[4200];
+    char *key; /* the key's parts, each ending in a NUL */
+    size_t key_size;
+    uint64_t key1, key2; /* two independent hashes of the key */
+    uint64_t cap;        /* bytes the folder's entries may take */
+} clprim_cache_slot;
+
+/* 1 with the slot of (options, source) when the disk cache is in use (free
+ * slot->key after), else 0 with *why saying why not. */
+int clprim_cache_slot_for(clprim_context *ctx, const char *options, const char *source, clprim_cache_slot *slot,
+                          const char **why);
+/* The program stored in the slot's entry, or NULL with *why (for the log): then
+ * the caller builds from source. */
+cl_program clprim_cache_load(clprim_context *ctx, const clprim_cache_slot *slot, const char *options, const char **why);
+/* Best effort: stores the program's binary in the slot's entry, then trims the
+ * folder to its cap. */
+void clprim_cache_store(const clprim_cache_slot *slot, cl_program program);
 
 /* Why the disk cache was not used the last time this context looked for an
  * entry (its folder missing and not creatable, a symlink, another user's, or
@@ -219,6 +243,20 @@ void clprim_cache_inspect(clprim_cache_state *state);
  * -1 when the folder is refused (state->note says why). Fills *state as
  * clprim_cache_inspect did before. */
 long clprim_cache_clear(clprim_cache_state *state);
+
+/* ---- Programs (program.c) ---- */
+
+/* The kernel `name` from `file` (searched along the kernel path) built with
+ * `options`. Programs are cached per context and on disk; kernels are owned by the
+ * cache, so callers never release them. */
+clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const char *options,
+                                const char *name, cl_kernel *kernel);
+void clprim_release_programs(clprim_context *ctx);
+
+/* Builds (or loads) the program of (file, options) into the context's cache,
+ * as clprim_get_kernel would, without making a kernel. */
+clprim_status clprim_prepare_program(clprim_context *ctx, const char *file, const char *options);
+
 /* The disk-cache entry's path for (file, options) in this context, and a way to
  * write an entry holding any program's binary under that key (for tests that
  * forge entries). Both fail when the disk cache is not in use. */
