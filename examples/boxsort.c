@@ -139,7 +139,7 @@ static int run(clprim_context *ctx, cl_context cl, size_t n, double density, int
     clprim_status s = CLPRIM_SUCCESS;
     for (int r = -1; r < reps && s == CLPRIM_SUCCESS; r++) {
         double t0 = now();
-        s = clprim_box_sort(ctx, &grid, p, 0, n, start, 0, order, 0, sorted, 0, NULL);
+        s = clprim_box_sort(ctx, &grid, p, 0, n, start, 0, order, 0, sorted, 0, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             clFinish(clprim_queue(ctx));
         if (r >= 0)

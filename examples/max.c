@@ -111,11 +111,11 @@ int main(int argc, char **argv)
         double t1 = now();
         float device_max = 0;
         if (err == CL_SUCCESS && c == 0) /* the first call builds the kernel: keep it out of the timing */
-            s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &device_max);
+            s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &device_max, 0, NULL);
         double best = 1e30;
         for (int r = 0; r < 5 && err == CL_SUCCESS && s == CLPRIM_SUCCESS; r++) {
             double a = now();
-            s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &device_max);
+            s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &device_max, 0, NULL);
             double b = now() - a;
             best = b < best ? b : best;
         }
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 
     /* The empty array: -infinity, without touching the device. */
     float empty = 0;
-    s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, 0, &empty);
+    s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, 0, &empty, 0, NULL);
     printf("%-22s %14g %14s %14g\n", "empty (n = 0)", empty, "-", fmax_loop(data, 0));
     failures += s != CLPRIM_SUCCESS || empty != -INFINITY;
 

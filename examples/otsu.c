@@ -53,11 +53,11 @@ int main(int argc, char **argv)
     clprim_image src = {rgba, 0, (size_t)w, (size_t)h, 0, CLPRIM_RGBA8};
     clprim_image dst = {mask, 0, (size_t)w, (size_t)h, 0, CLPRIM_GREY8};
     /* 1. 256 bins of grey = (r + g + b) / 3: one bin per grey level. */
-    CHECK(clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_GREY, 256, hist, 0, NULL));
+    CHECK(clprim_image_histogram(ctx, &src, CLPRIM_CHANNEL_GREY, 256, hist, 0, 0, NULL, NULL));
     /* 2. Otsu's level into the `level` buffer (result NULL: no waiting). */
-    CHECK(clprim_otsu(ctx, hist, 0, 256, level, 0, NULL, NULL));
+    CHECK(clprim_otsu(ctx, hist, 0, 256, level, 0, NULL, 0, NULL, NULL));
     /* 3. The mask: 255 where grey > level, read from the buffer on the device. */
-    CHECK(clprim_threshold_grey_buffer(ctx, &src, &dst, level, 0, NULL));
+    CHECK(clprim_threshold_grey_buffer(ctx, &src, &dst, level, 0, 0, NULL, NULL));
 
     unsigned char *out_pixels = malloc(n);
     cl_uint chosen;

@@ -36,9 +36,9 @@ int main(void)
     }
 
     float sum, lo, hi;
-    if ((s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, buf, 0, n, &sum)) != CLPRIM_SUCCESS ||
-        (s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MIN, buf, 0, n, &lo)) != CLPRIM_SUCCESS ||
-        (s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &hi)) != CLPRIM_SUCCESS) {
+    if ((s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, buf, 0, n, &sum, 0, NULL)) != CLPRIM_SUCCESS ||
+        (s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MIN, buf, 0, n, &lo, 0, NULL)) != CLPRIM_SUCCESS ||
+        (s = clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_MAX, buf, 0, n, &hi, 0, NULL)) != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim_reduce: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
         return 1;
     }

@@ -31,7 +31,7 @@ int main(void)
 
     /* Inclusive sum, in place (src == dst): buf[i] = values[0] + ... + values[i].
      * The call only enqueues; the blocking read below waits for it. */
-    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, /* exclusive */ 0, buf, 0, buf, 0, n, NULL);
+    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, /* exclusive */ 0, buf, 0, buf, 0, n, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim_scan: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
         return 1;

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     /* In place: the same image as source and destination. Row pitch 0 means
      * tightly packed rows (w * 3 bytes). */
     clprim_image image = {buf, 0, (size_t)w, (size_t)h, 0, CLPRIM_RGB8};
-    s = clprim_threshold_red(ctx, &image, &image, ratio, CLPRIM_THRESHOLD_REINSERT, NULL);
+    s = clprim_threshold_red(ctx, &image, &image, ratio, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim_threshold_red: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
         return 1;

@@ -4,8 +4,21 @@
  * One header is the whole public API. Every buffer travels as a cl_mem plus an
  * element offset; offsets and lengths count elements, not bytes. Calls enqueue on
  * the context's queue and return without waiting unless they must hand a value
- * to the host; `done`, when not NULL, receives an event for the last command
- * (release it with clReleaseEvent).
+ * to the host.
+ *
+ * Events follow OpenCL's own convention. Every call that enqueues work ends with
+ *     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event
+ * and nothing of the call runs before every event of the list has completed, so
+ * work produced on another queue of the same cl_context, or by another library,
+ * can feed a call without a clFinish. `event`, when not NULL, receives an event
+ * that completes with the call's last command (release it with clReleaseEvent).
+ * The blocking calls without an event of their own (clprim_reduce, clprim_kmeans)
+ * end with the first two only, and every blocking call returns after the list
+ * has completed. The list is checked with the other arguments: a NULL list with
+ * num_events_in_wait_list > 0, a list with 0 (OpenCL's CL_INVALID_EVENT_WAIT_LIST),
+ * and an event that is not valid or belongs to another cl_context than the
+ * context's are CLPRIM_INVALID_ARGUMENT, with a message naming the event's index.
+ * n == 0 calls honour the list too: their event completes only after it.
  *
  * A context serves one call at a time. Threads may take turns on it, but a call
  * made while another thread is inside a call on the same context fails with
@@ -197,13 +210,16 @@ CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 CLPRIM_API clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op,
                                      int exclusive, cl_mem src, size_t src_offset,
                                      cl_mem dst, size_t dst_offset, size_t n,
-                                     cl_event *done);
+                                     cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event);
 
-/* Blocking: writes one element of type t to *result. Float MIN/MAX give NaN
- * only when every element is NaN; n == 0 gives 0 for SUM, the type's largest
- * value for MIN, its lowest for MAX (+-infinity for floats; see clprim_op). */
+/* Blocking (a wait list, no event): writes one element of type t to *result.
+ * Float MIN/MAX give NaN only when every element is NaN; n == 0 gives 0 for
+ * SUM, the type's largest value for MIN, its lowest for MAX (+-infinity for
+ * floats; see clprim_op). */
 CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op,
-                                       cl_mem src, size_t offset, size_t n, void *result);
+                                       cl_mem src, size_t offset, size_t n, void *result,
+                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
 /* ---- Stream compaction ------------------------------------------------- */
 
@@ -301,7 +317,8 @@ typedef struct {
 CLPRIM_API clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_predicate *keep,
                                         cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
                                         size_t n, size_t *kept, cl_mem kept_buffer, size_t kept_offset,
-                                        cl_event *done);
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
 
 /* ---- Histograms -------------------------------------------------------- */
 
@@ -338,7 +355,8 @@ CLPRIM_API clprim_status clprim_compact(clprim_context *ctx, clprim_type t, cons
  * CLPRIM_BUFFER_TOO_SMALL; counts overlapping src: CLPRIM_INVALID_ARGUMENT. */
 CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
                                           size_t n, double lo, double hi, size_t bins, cl_mem counts,
-                                          size_t counts_offset, int accumulate, cl_event *done);
+                                          size_t counts_offset, int accumulate, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
 
 /* ---- Images and thresholding ------------------------------------------- */
 
@@ -417,13 +435,15 @@ typedef enum {
  * sizes that differ, and the image checks above. */
 CLPRIM_API clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
                                               const clprim_image *dst, float ratio,
-                                              clprim_threshold_mode mode, cl_event *done);
+                                              clprim_threshold_mode mode, cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event);
 
 /* The same on planar float RGB; any float values (e.g. 0..255).
  * Black written by KEEP and YELLOW is +0.0f; other values are copied bit for bit. */
 CLPRIM_API clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
                                                      const clprim_planar_image *dst, float ratio,
-                                                     clprim_threshold_mode mode, cl_event *done);
+                                                     clprim_threshold_mode mode, cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list, cl_event *event);
 
 /* Which values a histogram counts. GREY is the mean
  * (r + g + b) / 3, in integers: the grey level floor((r + g + b) / 3),
@@ -451,7 +471,8 @@ typedef enum {
  * counts are 32-bit), hist too small, and the image checks above. */
 CLPRIM_API clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *image,
                                                 clprim_channel channel, size_t bins, cl_mem hist,
-                                                size_t hist_offset, cl_event *done);
+                                                size_t hist_offset, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event);
 
 /* Otsu's threshold of a grey histogram, computed by one work-group on the
  * device: `bins` cl_uint counts at hist_offset covering levels 0..255 as
@@ -473,7 +494,9 @@ CLPRIM_API clprim_status clprim_image_histogram(clprim_context *ctx, const clpri
  * there). At least one of them must be given.
  * Errors: bins outside [1, 256], hist or level too small, both NULL. */
 CLPRIM_API clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, size_t bins,
-                                     cl_mem level, size_t level_offset, unsigned *result, cl_event *done);
+                                     cl_mem level, size_t level_offset, unsigned *result,
+                                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                     cl_event *event);
 
 /* Grey-level binary threshold: a pixel is foreground when its grey level (as
  * CLPRIM_CHANNEL_GREY: floor((r + g + b) / 3), or the GREY8 value) is above
@@ -483,14 +506,17 @@ CLPRIM_API clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hi
  * dst may have different formats but the same size.
  * Errors: level above 255, sizes that differ, and the image checks above. */
 CLPRIM_API clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src,
-                                               const clprim_image *dst, unsigned level, cl_event *done);
+                                               const clprim_image *dst, unsigned level,
+                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                               cl_event *event);
 
 /* The same with the level read on the device from the cl_uint at level_offset
  * of `level` (what clprim_otsu left there): no round trip. A level above 255
  * there selects nothing. */
 CLPRIM_API clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_image *src,
                                                       const clprim_image *dst, cl_mem level,
-                                                      size_t level_offset, cl_event *done);
+                                                      size_t level_offset, cl_uint num_events_in_wait_list,
+                                                      const cl_event *event_wait_list, cl_event *event);
 
 /* Otsu's binary threshold in one call, all on the device: the 256-bin grey
  * histogram of src, clprim_otsu, then clprim_threshold_grey_buffer into dst,
@@ -498,7 +524,9 @@ CLPRIM_API clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const
  * writes the level used there; otherwise it returns at once.
  * Errors: those of clprim_threshold_grey. */
 CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src,
-                                               const clprim_image *dst, unsigned *level, cl_event *done);
+                                               const clprim_image *dst, unsigned *level,
+                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                               cl_event *event);
 
 /* ---- Sorting ----------------------------------------------------------- */
 
@@ -521,7 +549,8 @@ CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim
  * items_per_thread is lowered for the sort where the tile would not fit. */
 CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl_mem keys_in,
                                           size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
-                                          size_t n, cl_event *done);
+                                          size_t n, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
 
 /* The same with a cl_uint value per key (e.g. an index), moved with its key:
  * stable, so equal keys keep their values in input order. values_in may be
@@ -532,7 +561,8 @@ CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl
 CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in,
                                            size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
                                            cl_mem values_in, size_t values_in_offset, cl_mem values_out,
-                                           size_t values_out_offset, size_t n, cl_event *done);
+                                           size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event);
 
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
  *     id = (iz * dims[1] + iy) * dims[0] + ix,
@@ -564,7 +594,8 @@ CLPRIM_API clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_g
                                          size_t positions_offset, size_t n, cl_mem box_start,
                                          size_t box_start_offset, cl_mem order, size_t order_offset,
                                          cl_mem sorted_positions, size_t sorted_positions_offset,
-                                         cl_event *done);
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
 
 /* ---- k-means colour quantization ---------------------------------------- */
 
@@ -592,9 +623,9 @@ typedef struct {
 } clprim_kmeans_info;
 
 /* Lloyd's k-means of the colours of src (an image as in the threshold section),
- * on the device; blocking. centres: k * dims floats, the initial centres on
- * entry (e.g. from clprim_kmeans_seed; values in [0, 255]), the final ones on
- * return. Each iteration:
+ * on the device; blocking (a wait list, no event). centres: k * dims floats, the
+ * initial centres on entry (e.g. from clprim_kmeans_seed; values in [0, 255]),
+ * the final ones on return. Each iteration:
  *   assignment  every pixel takes the centre nearest to it, by integer squared
  *               distance to the centres rounded to 8 bits (floor(c + 0.5f)),
  *               the lowest index on a tie;
@@ -619,7 +650,8 @@ typedef struct {
  * threshold section. */
 CLPRIM_API clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsigned k,
                                        unsigned max_iterations, float *centres, cl_mem labels,
-                                       size_t labels_offset, const clprim_image *dst, clprim_kmeans_info *info);
+                                       size_t labels_offset, const clprim_image *dst, clprim_kmeans_info *info,
+                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
 #ifdef __cplusplus
 }

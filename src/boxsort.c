@@ -51,7 +51,8 @@ static clprim_status check_grid(clprim_context *ctx, const clprim_box_grid *grid
 clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, cl_mem positions,
                               size_t positions_offset, size_t n, cl_mem box_start, size_t box_start_offset,
                               cl_mem order, size_t order_offset, cl_mem sorted_positions,
-                              size_t sorted_positions_offset, cl_event *done)
+                              size_t sorted_positions_offset, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event)
 {
     size_t boxes = 0;
     CLPRIM_ENTER(s, ctx, "clprim_box_sort");
@@ -79,6 +80,8 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
     for (int i = 0; i < 4 && s == CLPRIM_SUCCESS; i++)
         for (int j = i + 1; j < 4 && s == CLPRIM_SUCCESS; j++)
             s = clprim_check_disjoint(ctx, "clprim_box_sort", names[i], &r[i], names[j], &r[j], 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_box_sort", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -105,6 +108,8 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
         s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_run_starts", &k_starts);
     if (s == CLPRIM_SUCCESS && sorted_positions)
         s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_gather", &k_gather);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -148,12 +153,12 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
             return s;
     }
     s = clprim_scan_device(ctx, u32, CLPRIM_SUM, 1, box_start, start_off, box_start, start_off, boxes + 1, scratch,
-                           sort_at, sorted_positions && n ? NULL : done);
+                           sort_at, sorted_positions && n ? NULL : event);
     if (s != CLPRIM_SUCCESS || !sorted_positions || n == 0)
         return s;
     const cl_ulong sp_off = sorted_positions_offset;
     const clprim_arg gather_args[] = {CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),     CLPRIM_ARG(order),
                                       CLPRIM_ARG(order_off), CLPRIM_ARG(count),       CLPRIM_ARG(split.chunk),
                                       CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off)};
-    return clprim_launch(ctx, k_gather, "box sort (box_gather)", split.groups, gather_args, 8, done);
+    return clprim_launch(ctx, k_gather, "box sort (box_gather)", split.groups, gather_args, 8, event);
 }

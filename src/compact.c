@@ -121,7 +121,8 @@ static clprim_status get_kernels(clprim_context *ctx, clprim_type t, const clpri
 
 clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_predicate *keep, cl_mem src,
                              size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, size_t *kept,
-                             cl_mem kept_buffer, size_t kept_offset, cl_event *done)
+                             cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event)
 {
     static const char *const fn = "clprim_compact";
     const clprim_type_info *type;
@@ -146,6 +147,8 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "src", &src_bytes, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "keep->flags", &flag_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     const size_t es = type->size;
@@ -160,8 +163,11 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
 
     cl_int err;
     if (n == 0) {
+        /* A count for the host blocks, here until the wait list completes. */
         if (!kept_buffer) {
-            s = clprim_enqueue_nothing(ctx, done);
+            s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+            if (s == CLPRIM_SUCCESS && kept)
+                s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
             if (s == CLPRIM_SUCCESS && kept)
                 *kept = 0;
             return s;
@@ -175,7 +181,11 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                                    CLPRIM_ARG(zero),   CLPRIM_ARG(zero),        CLPRIM_ARG(zero),
                                    CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero),   CLPRIM_ARG(none),
                                    CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at),     CLPRIM_ARG(write)};
-        s = clprim_launch(ctx, scatter_k, "compaction (count 0)", 1, args, 15, done);
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_launch(ctx, scatter_k, "compaction (count 0)", 1, args, 15, event);
+        if (s == CLPRIM_SUCCESS && kept)
+            s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS && kept)
             *kept = 0;
         return s;
@@ -197,6 +207,8 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     }
     cl_mem scratch;
     s = clprim_scratch(ctx, bytes, &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -248,12 +260,12 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                                 CLPRIM_ARG(scratch),     CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
                                 CLPRIM_ARG(count_out),   CLPRIM_ARG(count_offset),  CLPRIM_ARG(write_count)};
     s = clprim_launch(ctx, scatter_k, "compaction pass 3 (scatter_chunks)", split.groups, pass3, 15,
-                      kept ? NULL : done);
+                      kept ? NULL : event);
     if (s != CLPRIM_SUCCESS || !kept)
         return s;
     cl_ulong total = 0;
     err = clEnqueueReadBuffer(ctx->queue, count_out, CL_TRUE, count_offset * sizeof total, sizeof total, &total, 0,
-                              NULL, done);
+                              NULL, event);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "reading the kept count back");
     *kept = (size_t)total;

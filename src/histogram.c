@@ -253,13 +253,14 @@ size_t clprim_histogram_local_bins(const clprim_context *ctx)
 
 clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
                                   size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
-                                  int accumulate, const clprim_histogram_plan *plan, cl_event *done)
+                                  int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
+                                  const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_type_info *type = p->type;
     size_t bins = p->bins;
     int count = n > 0 && !p->empty;
     if (!count && accumulate)
-        return clprim_enqueue_nothing(ctx, done);
+        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     size_t local_bins = plan && plan->local_bins ? plan->local_bins : clprim_histogram_local_bins(ctx);
     if (local_bins > bins)
@@ -275,6 +276,8 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                         &kernel);
     if (s == CLPRIM_SUCCESS && !accumulate)
         s = clprim_get_kernel(ctx, "histogram.cl", options, "histogram_zero", &zero);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (!accumulate) {
@@ -283,7 +286,7 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
         if (groups > ctx->tuning.groups * 4)
             groups = ctx->tuning.groups * 4;
         const clprim_arg args[] = {CLPRIM_ARG(counts), CLPRIM_ARG(offset), CLPRIM_ARG(count_bins)};
-        s = clprim_launch(ctx, zero, "histogram (histogram_zero)", groups ? groups : 1, args, 3, count ? NULL : done);
+        s = clprim_launch(ctx, zero, "histogram (histogram_zero)", groups ? groups : 1, args, 3, count ? NULL : event);
         if (s != CLPRIM_SUCCESS || !count)
             return s;
     }
@@ -312,7 +315,7 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                    {es, p->hi},        {es, p->scale},           CLPRIM_ARG(lo_bits),
                                    CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),       CLPRIM_ARG(divide),
                                    CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset)};
-        return clprim_launch(ctx, kernel, "histogram (histogram_global)", split.groups, args, 14, done);
+        return clprim_launch(ctx, kernel, "histogram (histogram_global)", split.groups, args, 14, event);
     }
     for (size_t pass = 0; pass < passes; pass++) {
         cl_uint first = (cl_uint)(pass * local_bins);
@@ -324,7 +327,7 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                    CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first),
                                    CLPRIM_ARG(window), CLPRIM_LOCAL(window * sizeof(cl_uint))};
         s = clprim_launch(ctx, kernel, "histogram (histogram_local)", split.groups, args, 17,
-                          pass + 1 == passes ? done : NULL);
+                          pass + 1 == passes ? event : NULL);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
@@ -334,7 +337,8 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
 clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function, clprim_type t, cl_mem src,
                                        size_t src_offset, size_t stride, size_t n, double lo, double hi,
                                        size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
-                                       const clprim_histogram_plan *plan, cl_event *done)
+                                       const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event)
 {
     CLPRIM_ENTER(s, ctx, function);
     if (s != CLPRIM_SUCCESS)
@@ -362,15 +366,20 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
                                 accumulate ? CLPRIM_READS_WRITES : CLPRIM_WRITES, &out);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, function, "src", &in, "counts", &out, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return clprim_histogram_ex(ctx, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan, done);
+    return clprim_histogram_ex(ctx, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan,
+                               num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, size_t n,
                                double lo, double hi, size_t bins, cl_mem counts, size_t counts_offset,
-                               int accumulate, cl_event *done)
+                               int accumulate, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event)
 {
     return clprim_histogram_checked(ctx, "clprim_histogram", t, src, src_offset, 1, n, lo, hi, bins, counts,
-                                    counts_offset, accumulate, NULL, done);
+                                    counts_offset, accumulate, NULL, num_events_in_wait_list, event_wait_list,
+                                    event);
 }

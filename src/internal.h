@@ -289,9 +289,25 @@ clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *w
 void clprim_profile_begin(clprim_context *ctx);
 clprim_status clprim_profile_end(clprim_context *ctx, double *seconds);
 
-/* For calls with nothing to do: *done, when asked for, still gets an event
- * (a marker), so callers can wait on it as on any other. */
-clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_event *done);
+/* Event wait lists (clprim.h). The check is one of a call's argument checks:
+ * a NULL list with num_events > 0 or a list with num_events == 0, an event that
+ * is not valid or is not of the context's cl_context: CLPRIM_INVALID_ARGUMENT,
+ * naming the function and the event's index. */
+clprim_status clprim_check_wait_list(clprim_context *ctx, const char *function, cl_uint num_events,
+                                     const cl_event *wait_list);
+/* Enqueued after the checks and before the call's first command: a marker that
+ * waits for the list, so that on the in-order queue nothing of the call starts
+ * before the list completes (nothing when the list is empty). A marker changes
+ * no memory, so a failure after it (a kernel that does not build) still leaves
+ * the caller's buffers untouched. */
+clprim_status clprim_enqueue_wait(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list);
+/* For blocking calls with nothing to enqueue: returns once the list completes. */
+clprim_status clprim_wait_events(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list);
+
+/* For calls with nothing to do: a marker that waits for the list, so *event,
+ * when asked for, completes only after it, as any other call's event would. */
+clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event);
 
 /* Scratch space of at least `bytes`, owned by the context. Growing it replaces the
  * buffer, so a driver asks once for all it needs before enqueueing. */
@@ -316,7 +332,7 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                 cl_event *done);
+                                 cl_event *event);
 
 /* ---- Expressions (expression.c): callers' OpenCL C expressions ---- */
 
@@ -384,10 +400,13 @@ size_t clprim_histogram_local_bins(const clprim_context *ctx);
 clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function, clprim_type t, cl_mem src,
                                        size_t src_offset, size_t stride, size_t n, double lo, double hi,
                                        size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
-                                       const clprim_histogram_plan *plan, cl_event *done);
-/* The same without argument checks, after clprim_histogram_prepare. */
+                                       const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event);
+/* The same without argument checks (the wait list's included), after
+ * clprim_histogram_prepare. */
 clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
                                   size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
-                                  int accumulate, const clprim_histogram_plan *plan, cl_event *done);
+                                  int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
+                                  const cl_event *event_wait_list, cl_event *event);
 
 #endif

@@ -174,7 +174,8 @@ static clprim_status write_rounded(clprim_context *ctx, cl_mem cbuf, const float
 
 clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsigned k, unsigned max_iterations,
                             float *centres, cl_mem labels, size_t labels_offset, const clprim_image *dst,
-                            clprim_kmeans_info *info)
+                            clprim_kmeans_info *info, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list)
 {
     clprim_image_layout in, out = {0};
     clprim_region labelled = {0};
@@ -224,6 +225,9 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         if (s != CLPRIM_SUCCESS)
             return s;
     }
+    s = clprim_check_wait_list(ctx, "clprim_kmeans", num_events_in_wait_list, event_wait_list);
+    if (s != CLPRIM_SUCCESS)
+        return s;
 
     /* Scratch: labels (when the caller keeps none), the work-groups' partials,
      * the folded sums: all written by kernels only. The rounded centres, which
@@ -248,6 +252,8 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_fold", &k_fold);
     if (s == CLPRIM_SUCCESS && dst)
         s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_apply", &k_apply);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_int err;

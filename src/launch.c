@@ -33,11 +33,54 @@ clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *w
     return CLPRIM_SUCCESS;
 }
 
-clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_event *done)
+clprim_status clprim_check_wait_list(clprim_context *ctx, const char *function, cl_uint num_events,
+                                     const cl_event *wait_list)
 {
-    if (!done)
+    if (num_events > 0 && !wait_list)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s: event_wait_list is NULL but num_events_in_wait_list is %u", function, num_events);
+    if (num_events == 0 && wait_list)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s: num_events_in_wait_list is 0 but event_wait_list is not NULL", function);
+    for (cl_uint i = 0; i < num_events; i++) {
+        cl_context owner = NULL;
+        cl_int err = wait_list[i] ? clGetEventInfo(wait_list[i], CL_EVENT_CONTEXT, sizeof owner, &owner, NULL)
+                                  : CL_INVALID_EVENT;
+        if (err != CL_SUCCESS)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: event_wait_list[%u] is not a valid event (%s)",
+                               function, i, clprim_cl_error_name(err));
+        if (owner != ctx->context)
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "%s: event_wait_list[%u] belongs to another cl_context than the context's",
+                               function, i);
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_enqueue_wait(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list)
+{
+    if (num_events == 0)
         return CLPRIM_SUCCESS;
-    cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, done);
+    cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, num_events, wait_list, NULL);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "enqueueing the wait for %u events", num_events);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_wait_events(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list)
+{
+    cl_int err = num_events ? clWaitForEvents(num_events, wait_list) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "waiting for the %u events of the wait list", num_events);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event)
+{
+    if (!event && num_events == 0)
+        return CLPRIM_SUCCESS;
+    cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, num_events, wait_list, event);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "enqueueing the marker of an empty call");
     return CLPRIM_SUCCESS;

@@ -92,7 +92,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
                                        cl_ulong values_out_offset, size_t n, cl_mem scratch,
-                                       size_t scratch_offset, cl_event *done)
+                                       size_t scratch_offset, cl_event *event)
 {
     const int with_values = values_out != NULL;
     int fits;
@@ -160,7 +160,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
             CLPRIM_ARG(indices), CLPRIM_ARG(count_n),  CLPRIM_ARG(l.split.chunk), CLPRIM_ARG(shift),
             CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset)};
         s = clprim_launch(ctx, scatter, "radix sort (radix_scatter)", l.split.groups, scatter_args, 14,
-                          last ? done : NULL);
+                          last ? event : NULL);
         if (s != CLPRIM_SUCCESS)
             return s;
         ksrc = kdst;
@@ -172,10 +172,10 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
     if (copy_back) {
         cl_int err = clEnqueueCopyBuffer(ctx->queue, scratch, keys_out, tmp_keys * sizeof(cl_uint),
                                          keys_out_offset * sizeof(cl_uint), n * sizeof(cl_uint), 0, NULL,
-                                         with_values ? NULL : done);
+                                         with_values ? NULL : event);
         if (err == CL_SUCCESS && with_values)
             err = clEnqueueCopyBuffer(ctx->queue, scratch, values_out, tmp_values * sizeof(cl_uint),
-                                      values_out_offset * sizeof(cl_uint), n * sizeof(cl_uint), 0, NULL, done);
+                                      values_out_offset * sizeof(cl_uint), n * sizeof(cl_uint), 0, NULL, event);
         if (err != CL_SUCCESS)
             return clprim_fail_cl(ctx, err, "radix sort: copying the last pass to the output");
     }
@@ -187,7 +187,8 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
 static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl_mem keys_in,
                           size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, int pairs,
                           cl_mem values_in, size_t values_in_offset, cl_mem values_out,
-                          size_t values_out_offset, size_t n, cl_event *done)
+                          size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_type_info *type;
     CLPRIM_ENTER(s, ctx, fn);
@@ -220,32 +221,38 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
                             "uint32",
                             fn, n);
     }
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0)
-        return clprim_enqueue_nothing(ctx, done);
+        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     cl_mem scratch;
     s = clprim_scratch(ctx, clprim_radix_sort_scratch_bytes(ctx, n, pairs), &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     return clprim_radix_sort_device(ctx, t, 32, keys_in, keys_in_offset, keys_out, keys_out_offset,
                                     pairs ? values_in : NULL, values_in_offset, pairs ? values_out : NULL,
-                                    values_out_offset, n, scratch, 0, done);
+                                    values_out_offset, n, scratch, 0, event);
 }
 
 clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl_mem keys_in, size_t keys_in_offset,
-                               cl_mem keys_out, size_t keys_out_offset, size_t n, cl_event *done)
+                               cl_mem keys_out, size_t keys_out_offset, size_t n, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event)
 {
     return sort(ctx, "clprim_sort_keys", t, keys_in, keys_in_offset, keys_out, keys_out_offset, 0, NULL, 0,
-                NULL, 0, n, done);
+                NULL, 0, n, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in, size_t keys_in_offset,
                                 cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
                                 size_t values_in_offset, cl_mem values_out, size_t values_out_offset, size_t n,
-                                cl_event *done)
+                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     return sort(ctx, "clprim_sort_pairs", t, keys_in, keys_in_offset, keys_out, keys_out_offset, 1, values_in,
-                values_in_offset, values_out, values_out_offset, n, done);
+                values_in_offset, values_out, values_out_offset, n, num_events_in_wait_list, event_wait_list,
+                event);
 }

@@ -25,6 +25,6 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsig
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
                                        cl_ulong values_out_offset, size_t n, cl_mem scratch,
-                                       size_t scratch_offset, cl_event *done);
+                                       size_t scratch_offset, cl_event *event);
 
 #endif

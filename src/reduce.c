@@ -27,7 +27,7 @@ static void write_empty_result(clprim_type t, clprim_op op, void *out)
 }
 
 clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
-                            size_t n, void *result)
+                            size_t n, void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
 {
     const clprim_type_info *type;
     CLPRIM_ENTER(s, ctx, "clprim_reduce");
@@ -39,11 +39,15 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
         s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
     if (s == CLPRIM_SUCCESS && !result)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_reduce", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0) {
-        write_empty_result(t, op, result);
-        return CLPRIM_SUCCESS;
+        s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
+        if (s == CLPRIM_SUCCESS)
+            write_empty_result(t, op, result);
+        return s;
     }
 
     char options[256] = "";
@@ -55,6 +59,8 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
     clprim_split split = clprim_split_range(&ctx->tuning, n);
     cl_mem scratch;
     s = clprim_scratch(ctx, (split.groups + 1) * type->size, &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 

@@ -62,7 +62,7 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                 cl_event *done)
+                                 cl_event *event)
 {
     char options[256] = "";
     clprim_kernel_options(ctx, type, (int)op, options, sizeof options);
@@ -92,11 +92,12 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                 CLPRIM_ARG(dst_offset),  CLPRIM_ARG(count),      CLPRIM_ARG(split.chunk),
                                 CLPRIM_ARG(seeds),       CLPRIM_ARG(partials),   CLPRIM_ARG(mode),
                                 CLPRIM_ARG(excl)};
-    return clprim_launch(ctx, scan, "scan pass 3 (scan_chunks)", split.groups, pass3, 10, done);
+    return clprim_launch(ctx, scan, "scan pass 3 (scan_chunks)", split.groups, pass3, 10, event);
 }
 
 clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int exclusive, cl_mem src,
-                          size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_event *done)
+                          size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_type_info *type;
     clprim_region in, out;
@@ -108,14 +109,18 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_src_dst(ctx, "clprim_scan", "src", &src, &src_offset, "dst", dst, dst_offset, n,
                                  type->size, &in, &out);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_scan", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n == 0)
-        return clprim_enqueue_nothing(ctx, done);
+        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     cl_mem scratch;
     s = clprim_scratch(ctx, clprim_scan_scratch_bytes(&ctx->tuning, n, type->size), &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return clprim_scan_device(ctx, type, op, exclusive, src, src_offset, dst, dst_offset, n, scratch, 0, done);
+    return clprim_scan_device(ctx, type, op, exclusive, src, src_offset, dst, dst_offset, n, scratch, 0, event);
 }

@@ -108,7 +108,8 @@ static clprim_status get_kernel(clprim_context *ctx, const char *name, int index
 /* ---- The red ratio ---- */
 
 clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
-                                   float ratio, clprim_threshold_mode mode, cl_event *done)
+                                   float ratio, clprim_threshold_mode mode, cl_uint num_events_in_wait_list,
+                                   const cl_event *event_wait_list, cl_event *event)
 {
     clprim_image_layout in, out;
     CLPRIM_ENTER(s, ctx, "clprim_threshold_red");
@@ -128,9 +129,13 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
     s = check_same_size(ctx, &in, &out, src->height, dst->height);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_threshold_red", num_events_in_wait_list, event_wait_list);
     cl_kernel kernel;
     if (s == CLPRIM_SUCCESS)
         s = get_kernel(ctx, "threshold_red_interleaved", fits_index32(&in, &out), &kernel);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -141,12 +146,13 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
                                CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(out.pitch),
                                CLPRIM_ARG(in.width), CLPRIM_ARG(in.n),       CLPRIM_ARG(split.chunk),
                                CLPRIM_ARG(in.bpp),   CLPRIM_ARG(ratio2),     CLPRIM_ARG(kmode)};
-    return clprim_launch(ctx, kernel, "threshold_red_interleaved", split.groups, args, 12, done);
+    return clprim_launch(ctx, kernel, "threshold_red_interleaved", split.groups, args, 12, event);
 }
 
 clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
                                           const clprim_planar_image *dst, float ratio, clprim_threshold_mode mode,
-                                          cl_event *done)
+                                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                          cl_event *event)
 {
     clprim_image_layout in, out;
     CLPRIM_ENTER(s, ctx, "clprim_threshold_red_planar");
@@ -160,9 +166,13 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
         s = check_same_size(ctx, &in, &out, src->height, dst->height);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_threshold_red_planar", num_events_in_wait_list, event_wait_list);
     cl_kernel kernel;
     if (s == CLPRIM_SUCCESS)
         s = get_kernel(ctx, "threshold_red_planar", fits_index32(&in, &out), &kernel);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -172,7 +182,7 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
     const clprim_arg args[] = {CLPRIM_ARG(in.data),  CLPRIM_ARG(in.offset), CLPRIM_ARG(out.data),
                                CLPRIM_ARG(out.offset), CLPRIM_ARG(in.n),    CLPRIM_ARG(split.chunk),
                                CLPRIM_ARG(ratio2),   CLPRIM_ARG(kmode)};
-    return clprim_launch(ctx, kernel, "threshold_red_planar", split.groups, args, 8, done);
+    return clprim_launch(ctx, kernel, "threshold_red_planar", split.groups, args, 8, event);
 }
 
 /* ---- Histograms ---- */
@@ -225,7 +235,7 @@ static size_t histogram_scratch_bytes(const clprim_context *ctx, const clprim_im
  * hist_offset (which may lie in scratch past the partials). */
 static clprim_status histogram_device(clprim_context *ctx, const clprim_image_layout *img, int channel, cl_uint bins,
                                       cl_uint slots, cl_mem hist, cl_ulong hist_offset, cl_mem scratch,
-                                      cl_event *done)
+                                      cl_event *event)
 {
     cl_kernel count, merge;
     const int index32 = fits_index32(img, NULL);
@@ -248,11 +258,12 @@ static clprim_status histogram_device(clprim_context *ctx, const clprim_image_la
     const clprim_arg pass2[] = {CLPRIM_ARG(partials), CLPRIM_ARG(groups), CLPRIM_ARG(slots), CLPRIM_ARG(hist),
                                 CLPRIM_ARG(hist_offset)};
     size_t wg = ctx->tuning.work_group_size;
-    return clprim_launch(ctx, merge, "histogram_merge", (slots + wg - 1) / wg, pass2, 5, done);
+    return clprim_launch(ctx, merge, "histogram_merge", (slots + wg - 1) / wg, pass2, 5, event);
 }
 
 clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *image, clprim_channel channel,
-                                     size_t bins, cl_mem hist, size_t hist_offset, cl_event *done)
+                                     size_t bins, cl_mem hist, size_t hist_offset, cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event)
 {
     clprim_image_layout in;
     clprim_region counts;
@@ -270,20 +281,24 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
         s = clprim_check_buffer(ctx, "hist", hist, hist_offset, nch * bins, sizeof(cl_uint), CLPRIM_WRITES, &counts);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, NULL, "image", &in.region, "hist", &counts, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_image_histogram", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_uint slots = nch * (cl_uint)bins;
     cl_mem scratch;
     s = clprim_scratch(ctx, histogram_scratch_bytes(ctx, &in, slots), &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return histogram_device(ctx, &in, (int)channel, (cl_uint)bins, slots, hist, hist_offset, scratch, done);
+    return histogram_device(ctx, &in, (int)channel, (cl_uint)bins, slots, hist, hist_offset, scratch, event);
 }
 
 /* ---- Otsu ---- */
 
 static clprim_status otsu_device(clprim_context *ctx, cl_mem hist, cl_ulong hist_offset, cl_uint bins,
-                                 cl_mem level, cl_ulong level_offset, cl_event *done)
+                                 cl_mem level, cl_ulong level_offset, cl_event *event)
 {
     cl_kernel kernel;
     /* Any index width serves Otsu: take the program the image kernels use. */
@@ -292,7 +307,7 @@ static clprim_status otsu_device(clprim_context *ctx, cl_mem hist, cl_ulong hist
         return s;
     const clprim_arg args[] = {CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset), CLPRIM_ARG(bins), CLPRIM_ARG(level),
                                CLPRIM_ARG(level_offset)};
-    return clprim_launch(ctx, kernel, "otsu_level", 1, args, 5, done);
+    return clprim_launch(ctx, kernel, "otsu_level", 1, args, 5, event);
 }
 
 static clprim_status read_level(clprim_context *ctx, cl_mem level, size_t level_offset, unsigned *result)
@@ -307,7 +322,8 @@ static clprim_status read_level(clprim_context *ctx, cl_mem level, size_t level_
 }
 
 clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, size_t bins, cl_mem level,
-                          size_t level_offset, unsigned *result, cl_event *done)
+                          size_t level_offset, unsigned *result, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
 {
     clprim_region counts, out = {0};
     CLPRIM_ENTER(s, ctx, "clprim_otsu");
@@ -321,6 +337,8 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
         s = clprim_check_disjoint(ctx, NULL, "hist", &counts, "level", &out, 0);
     if (s == CLPRIM_SUCCESS && !level && !result)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level and result are both NULL: nowhere to put the level");
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_otsu", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (!level) {
@@ -329,7 +347,9 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
         if (s != CLPRIM_SUCCESS)
             return s;
     }
-    s = otsu_device(ctx, hist, hist_offset, (cl_uint)bins, level, level_offset, done);
+    s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS)
+        s = otsu_device(ctx, hist, hist_offset, (cl_uint)bins, level, level_offset, event);
     if (s == CLPRIM_SUCCESS && result)
         s = read_level(ctx, level, level_offset, result);
     return s;
@@ -351,7 +371,7 @@ static clprim_status check_grey_images(clprim_context *ctx, const clprim_image *
 }
 
 static clprim_status grey_device(clprim_context *ctx, const clprim_image_layout *in, const clprim_image_layout *out,
-                                 cl_mem levels, cl_ulong level_offset, cl_uint level, cl_event *done)
+                                 cl_mem levels, cl_ulong level_offset, cl_uint level, cl_event *event)
 {
     cl_kernel kernel;
     clprim_status s = get_kernel(ctx, "threshold_grey", fits_index32(in, out), &kernel);
@@ -366,11 +386,12 @@ static clprim_status grey_device(clprim_context *ctx, const clprim_image_layout 
                                CLPRIM_ARG(out->pitch), CLPRIM_ARG(out->bpp),    CLPRIM_ARG(in->width),
                                CLPRIM_ARG(in->n),      CLPRIM_ARG(split.chunk), CLPRIM_ARG(levels),
                                CLPRIM_ARG(level_offset), CLPRIM_ARG(level),     CLPRIM_ARG(use_buffer)};
-    return clprim_launch(ctx, kernel, "threshold_grey", split.groups, args, 15, done);
+    return clprim_launch(ctx, kernel, "threshold_grey", split.groups, args, 15, event);
 }
 
 clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
-                                    unsigned level, cl_event *done)
+                                    unsigned level, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                    cl_event *event)
 {
     clprim_image_layout in, out;
     CLPRIM_ENTER(s, ctx, "clprim_threshold_grey");
@@ -378,13 +399,18 @@ clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src
         s = check_grey_images(ctx, src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS && level > 255)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level %u is above 255", level);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_threshold_grey", num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return grey_device(ctx, &in, &out, NULL, 0, level, done);
+    return grey_device(ctx, &in, &out, NULL, 0, level, event);
 }
 
 clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
-                                           cl_mem level, size_t level_offset, cl_event *done)
+                                           cl_mem level, size_t level_offset, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event)
 {
     clprim_image_layout in, out;
     clprim_region read;
@@ -396,13 +422,18 @@ clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_ima
     /* Every work-item reads the level while others write dst: they must not share bytes. */
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_disjoint(ctx, NULL, "level", &read, "dst", &out.region, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_threshold_grey_buffer", num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return grey_device(ctx, &in, &out, level, level_offset, 0, done);
+    return grey_device(ctx, &in, &out, level, level_offset, 0, event);
 }
 
 clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
-                                    unsigned *level, cl_event *done)
+                                    unsigned *level, cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event)
 {
     clprim_image_layout in, out;
     CLPRIM_ENTER(s, ctx, "clprim_threshold_otsu");
@@ -410,6 +441,8 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
         s = check_grey_images(ctx, src, dst, &in, &out);
     if (s == CLPRIM_SUCCESS)
         s = check_pixel_count(ctx, &in);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, "clprim_threshold_otsu", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     /* Scratch: the partials, then the histogram, then the level. */
@@ -418,6 +451,8 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
     size_t level_at = hist_at + align_up(bins * sizeof(cl_uint));
     cl_mem scratch;
     s = clprim_scratch(ctx, level_at + sizeof(cl_uint), &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_ulong hist_offset = hist_at / sizeof(cl_uint), level_offset = level_at / sizeof(cl_uint);
@@ -425,7 +460,7 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
     if (s == CLPRIM_SUCCESS)
         s = otsu_device(ctx, scratch, hist_offset, bins, scratch, level_offset, NULL);
     if (s == CLPRIM_SUCCESS)
-        s = grey_device(ctx, &in, &out, scratch, level_offset, 0, done);
+        s = grey_device(ctx, &in, &out, scratch, level_offset, 0, event);
     if (s == CLPRIM_SUCCESS && level)
         s = read_level(ctx, scratch, level_offset, level);
     return s;

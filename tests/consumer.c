@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     if (!src || !dst)
         return 1;
     cl_event done;
-    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, N, &done);
+    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, N, 0, NULL, &done);
     if (s != CLPRIM_SUCCESS)
         return fail(ctx, "clprim_scan", s);
     clWaitForEvents(1, &done);
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         acc += data[i];
     }
     int total = 0;
-    s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, N, &total);
+    s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, src, 0, N, &total, 0, NULL);
     if (s != CLPRIM_SUCCESS)
         return fail(ctx, "clprim_reduce", s);
     if (total != acc) {
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         return 1;
     }
     /* A failure names its argument through the installed library too. */
-    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, NULL, 0, 1, NULL);
+    s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, NULL, 0, 1, 0, NULL, NULL);
     if (s != CLPRIM_INVALID_ARGUMENT || !strstr(clprim_last_error(ctx), "dst"))
         return fail(ctx, "NULL dst was not refused", s);
     printf("consumer: libclprim %s on the installed kernels: scan and reduce of %d int32 correct\n",

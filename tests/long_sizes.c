@@ -59,9 +59,9 @@ int main(int argc, char **argv)
 
     int failures = 0;
     uint8_t max = 0, sum = 0, expect_sum = 0;
-    if ((s = clprim_reduce(ctx, CLPRIM_UINT8, CLPRIM_MAX, buf, 0, (size_t)n, &max)) != CLPRIM_SUCCESS)
+    if ((s = clprim_reduce(ctx, CLPRIM_UINT8, CLPRIM_MAX, buf, 0, (size_t)n, &max, 0, NULL)) != CLPRIM_SUCCESS)
         return fail(ctx, "reduce max", s);
-    if ((s = clprim_reduce(ctx, CLPRIM_UINT8, CLPRIM_SUM, buf, 0, (size_t)n, &sum)) != CLPRIM_SUCCESS)
+    if ((s = clprim_reduce(ctx, CLPRIM_UINT8, CLPRIM_SUM, buf, 0, (size_t)n, &sum, 0, NULL)) != CLPRIM_SUCCESS)
         return fail(ctx, "reduce sum", s);
     for (uint64_t i = 0; i + 1 < n; i++)
         expect_sum = (uint8_t)(expect_sum + pattern(i));
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     }
 
     /* Inclusive sum scan in place, checked chunk by chunk against the pattern. */
-    if ((s = clprim_scan(ctx, CLPRIM_UINT8, CLPRIM_SUM, 0, buf, 0, buf, 0, (size_t)n, NULL)) != CLPRIM_SUCCESS)
+    if ((s = clprim_scan(ctx, CLPRIM_UINT8, CLPRIM_SUM, 0, buf, 0, buf, 0, (size_t)n, 0, NULL, NULL)) != CLPRIM_SUCCESS)
         return fail(ctx, "scan", s);
     uint8_t acc = 0;
     for (uint64_t at = 0; at < n && !failures; at += chunk) {

@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 
     char msg[1024] = "";
     if (is_scan) {
-        s = clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, NULL);
+        s = clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
         if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
         }
     } else {
         unsigned char result[16];
-        s = clprim_reduce(ctx, t, op, sbuf, before, n, result);
+        s = clprim_reduce(ctx, t, op, sbuf, before, n, result, 0, NULL);
         if (s != CLPRIM_SUCCESS) {
             fprintf(stderr, "oclgrind_cases: clprim_reduce: %s: %s\n", clprim_status_name(s),
                     clprim_last_error(ctx));

@@ -145,7 +145,7 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
     size_t kept = 0;
     clprim_status s = clprim_compact(ctx, t, &p, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept,
-                                     device ? kbuf : NULL, 1, NULL);
+                                     device ? kbuf : NULL, 1, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS)
         err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
@@ -229,7 +229,7 @@ static int run_histogram(clprim_context *ctx, clprim_type t, int argc, char **ar
         return fail("clCreateBuffer failed");
     int status = 0;
     clprim_status s = clprim_histogram_checked(ctx, "oclgrind", t, sbuf, before, stride, n, lo, hi, bins, cbuf, 1,
-                                               accumulate, planned ? &plan : NULL, NULL);
+                                               accumulate, planned ? &plan : NULL, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS)
         err = clEnqueueReadBuffer(clprim_queue(ctx), cbuf, CL_TRUE, 0, clen * 4, got, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {

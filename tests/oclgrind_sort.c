@@ -91,9 +91,10 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
         return fail("clCreateBuffer failed");
     clprim_status s;
     if (mode == 0)
-        s = clprim_sort_keys(ctx, t, kin, before, ko, before, n, NULL);
+        s = clprim_sort_keys(ctx, t, kin, before, ko, before, n, 0, NULL, NULL);
     else
-        s = clprim_sort_pairs(ctx, t, kin, before, ko, before, mode == 2 ? NULL : vin, before, vo, before, n, NULL);
+        s = clprim_sort_pairs(ctx, t, kin, before, ko, before, mode == 2 ? NULL : vin, before, vo, before, n,
+                              0, NULL, NULL);
     if (s != CLPRIM_SUCCESS)
         return report(ctx, s, "sort");
     if (!read_back(ctx, ko, len * 4, kout) || !read_back(ctx, vo, len * 4, vout))
@@ -138,7 +139,7 @@ static int run_boxsort(clprim_context *ctx, int argc, char **argv)
     cl_mem spb = with_sorted ? buffer(ctx, n * 12, NULL) : NULL;
     if (!p || !sb || !ob || (with_sorted && !spb))
         return fail("clCreateBuffer failed");
-    clprim_status s = clprim_box_sort(ctx, &g, p, 0, n, sb, 0, ob, 0, spb, 0, NULL);
+    clprim_status s = clprim_box_sort(ctx, &g, p, 0, n, sb, 0, ob, 0, spb, 0, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS)
         return report(ctx, s, "box sort");
     if (!read_back(ctx, sb, (boxes + 1) * 4, start) || !read_back(ctx, ob, n * 4, order) ||
@@ -191,7 +192,7 @@ static int run_kmeans(clprim_context *ctx, int argc, char **argv)
         return fail("clCreateBuffer failed");
     clprim_image si = {src, offset, w, h, pitch, f}, di = {dst, offset, w, h, pitch, f};
     clprim_kmeans_info info;
-    s = clprim_kmeans(ctx, &si, k, iterations, centres, lab, 0, &di, &info);
+    s = clprim_kmeans(ctx, &si, k, iterations, centres, lab, 0, &di, &info, 0, NULL);
     if (s != CLPRIM_SUCCESS)
         return report(ctx, s, "kmeans");
     if (!read_back(ctx, dst, bytes, out) || !read_back(ctx, lab, n, labels))

@@ -135,7 +135,7 @@ int main(int argc, char **argv)
         cl_mem sb = buffer(ctx, l.bytes, src), db = buffer(ctx, l.bytes, memset(malloc(l.bytes), 0xA5, l.bytes));
         clprim_image si = {sb, l.offset, w, h, l.pitch, f ? CLPRIM_RGBA8 : CLPRIM_RGB8};
         clprim_image di = {db, l.offset, w, h, l.pitch, f ? CLPRIM_RGBA8 : CLPRIM_RGB8};
-        status = report(ctx, clprim_threshold_red(ctx, &si, &di, 0.7f, (clprim_threshold_mode)m, NULL),
+        status = report(ctx, clprim_threshold_red(ctx, &si, &di, 0.7f, (clprim_threshold_mode)m, 0, NULL, NULL),
                         "clprim_threshold_red");
         if (!status)
             status = read_and_compare(ctx, db, want, l.bytes, "red");
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
         cl_mem sb = buffer(ctx, len * sizeof(float), src), db = buffer(ctx, len * sizeof(float), want);
         reference_threshold_red_planar(src + 2, want + 2, n, 0.7f, (clprim_threshold_mode)m);
         clprim_planar_image si = {sb, 2, w, h}, di = {db, 2, w, h};
-        status = report(ctx, clprim_threshold_red_planar(ctx, &si, &di, 0.7f, (clprim_threshold_mode)m, NULL),
+        status = report(ctx, clprim_threshold_red_planar(ctx, &si, &di, 0.7f, (clprim_threshold_mode)m, 0, NULL, NULL),
                         "clprim_threshold_red_planar");
         if (!status)
             status = read_and_compare(ctx, db, want, len * sizeof(float), "planar");
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
         reference_image_histogram(src + l.offset, l.pitch, w, h, bpp, (clprim_channel)c, bins, want + 1);
         cl_mem sb = buffer(ctx, l.bytes, src), hb = buffer(ctx, len * 4, memset(malloc(len * 4), 0xA5, len * 4));
         clprim_image si = {sb, l.offset, w, h, l.pitch, (clprim_pixel_format)f};
-        status = report(ctx, clprim_image_histogram(ctx, &si, (clprim_channel)c, bins, hb, 1, NULL),
+        status = report(ctx, clprim_image_histogram(ctx, &si, (clprim_channel)c, bins, hb, 1, 0, NULL, NULL),
                         "clprim_image_histogram");
         if (!status)
             status = read_and_compare(ctx, hb, want, len * 4, "histogram");
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
         cl_mem hb = buffer(ctx, bins * 4, hist);
         uint32_t init[2] = {7, 7};
         cl_mem lb = buffer(ctx, sizeof init, init);
-        status = report(ctx, clprim_otsu(ctx, hb, 0, bins, lb, 1, &got, NULL), "clprim_otsu");
+        status = report(ctx, clprim_otsu(ctx, hb, 0, bins, lb, 1, &got, 0, NULL, NULL), "clprim_otsu");
         uint32_t after[2] = {7, want};
         if (!status && got != want) {
             fprintf(stderr, "oclgrind_threshold: Otsu level %u, want %u\n", got, want);
@@ -217,15 +217,15 @@ int main(int argc, char **argv)
         clprim_image si = {sb, sl.offset, w, h, sl.pitch, (clprim_pixel_format)sf};
         clprim_image di = {db, dl.offset, w, h, dl.pitch, (clprim_pixel_format)df};
         if (how == 0) {
-            status = report(ctx, clprim_threshold_grey(ctx, &si, &di, level, NULL), "clprim_threshold_grey");
+            status = report(ctx, clprim_threshold_grey(ctx, &si, &di, level, 0, NULL, NULL), "clprim_threshold_grey");
         } else if (how == 1) {
             uint32_t lv[2] = {0, level};
             cl_mem lb = buffer(ctx, sizeof lv, lv);
-            status = report(ctx, clprim_threshold_grey_buffer(ctx, &si, &di, lb, 1, NULL),
+            status = report(ctx, clprim_threshold_grey_buffer(ctx, &si, &di, lb, 1, 0, NULL, NULL),
                             "clprim_threshold_grey_buffer");
         } else {
             unsigned got = 999;
-            status = report(ctx, clprim_threshold_otsu(ctx, &si, &di, &got, NULL), "clprim_threshold_otsu");
+            status = report(ctx, clprim_threshold_otsu(ctx, &si, &di, &got, 0, NULL, NULL), "clprim_threshold_otsu");
             if (!status && got != level) {
                 fprintf(stderr, "oclgrind_threshold: Otsu level %u, want %u\n", got, level);
                 status = 1;

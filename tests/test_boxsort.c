@@ -69,7 +69,8 @@ static void box_case(clprim_context *ctx, const clprim_box_grid *g, const float 
     cl_mem spbuf = with_sorted ? harness_buffer(ctx, (before + n + after) * 12, NULL) : NULL;
 
     cl_event done = NULL;
-    clprim_status s = clprim_box_sort(ctx, g, pbuf, before, n, sbuf, before, obuf, before, spbuf, before, &done);
+    clprim_status s =
+        clprim_box_sort(ctx, g, pbuf, before, n, sbuf, before, obuf, before, spbuf, before, 0, NULL, &done);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: box sort of %zu particles in %zu boxes (%s): %s: %s", what, n, boxes,
                   harness_tuning_text(ctx), clprim_status_name(s), clprim_last_error(ctx));
     ck_assert_ptr_nonnull(done);
@@ -233,8 +234,8 @@ static const clprim_box_grid bad_call_grids[] = {
 static clprim_status boxsort_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
     const clprim_box_grid *grid = row->variant == BOX_NO_GRID ? NULL : &bad_call_grids[row->variant];
-    return clprim_box_sort(ctx, grid, buf[0], row->offset[0], row->n, buf[1], row->offset[1], buf[2],
-                           row->offset[2], buf[3], row->offset[3], NULL);
+    return clprim_box_sort(ctx, grid, buf[0], row->offset[0], row->n, buf[1], row->offset[1], buf[2], row->offset[2],
+                           buf[3], row->offset[3], 0, NULL, NULL);
 }
 
 /* A buffer holds 5461 particles, or 16384 cl_uint; the usual grid's box_start

@@ -33,7 +33,7 @@ static clprim_status reduce_check(clprim_context *ctx)
         want += data[i];
     }
     cl_mem buf = harness_buffer(ctx, sizeof data, data);
-    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, REDUCE_N, &got);
+    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, REDUCE_N, &got, 0, NULL);
     clReleaseMemObject(buf);
     ck_assert_int_eq(got, s == CLPRIM_SUCCESS ? want : 12345);
     return s;
@@ -313,7 +313,7 @@ START_TEST(entry_lacking_the_kernel)
     for (int round = 0; round < 2; round++) {
         ctx = harness_context(0);
         cl_mem src = harness_buffer(ctx, sizeof data, data), dst = harness_buffer(ctx, sizeof out, NULL);
-        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, NULL);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, 0, NULL, NULL);
         ck_assert_msg(s == CLPRIM_SUCCESS, "round %d: %s: %s", round, clprim_status_name(s), clprim_last_error(ctx));
         harness_read(ctx, dst, 0, sizeof out, out);
         char msg[512];
@@ -659,27 +659,28 @@ static void run_every_primitive(clprim_context *ctx)
     const clprim_predicate gt = {CLPRIM_KEEP_GT, &limit};
     const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = flag_buf};
 #define CALL(label, call) (calls[n].what = (label), calls[n++].s = (call))
-    CALL("scan int32 sum", clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, a, 0, b, 0, N, NULL));
-    CALL("scan float max", clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_MAX, 1, a, 0, b, 0, N, NULL));
-    CALL("reduce double sum", clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, b, 0, N / 2, &sum));
-    CALL("compact float >", clprim_compact(ctx, CLPRIM_FLOAT, &gt, a, 0, b, 0, N, &kept, NULL, 0, NULL));
-    CALL("compact uint64 flagged", clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, NULL));
-    CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, NULL));
-    CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, NULL));
-    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, a, 0, b, 0, N, NULL));
-    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, a, 0, b, 0, NULL, 0, c, 0, N, NULL));
+    CALL("scan int32 sum", clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, a, 0, b, 0, N, 0, NULL, NULL));
+    CALL("scan float max", clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_MAX, 1, a, 0, b, 0, N, 0, NULL, NULL));
+    CALL("reduce double sum", clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, b, 0, N / 2, &sum, 0, NULL));
+    CALL("compact float >", clprim_compact(ctx, CLPRIM_FLOAT, &gt, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
+    CALL("compact uint64 flagged",
+         clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
+    CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, 0, NULL, NULL));
+    CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, 0, NULL, NULL));
+    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, a, 0, b, 0, N, 0, NULL, NULL));
+    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, a, 0, b, 0, NULL, 0, c, 0, N, 0, NULL, NULL));
     const clprim_box_grid grid = {{-50, -50, -50}, {10, 10, 10}, {10, 10, 10}};
-    CALL("box sort", clprim_box_sort(ctx, &grid, a, 0, N / 3, b, 0, c, 0, d, 0, NULL));
+    CALL("box sort", clprim_box_sort(ctx, &grid, a, 0, N / 3, b, 0, c, 0, d, 0, 0, NULL, NULL));
     const clprim_image rgb = {a, 0, W, H, 0, CLPRIM_RGB8}, out = {b, 0, W, H, 0, CLPRIM_RGB8};
     const clprim_image grey = {a, 0, W, H, 0, CLPRIM_GREY8};
     unsigned level;
-    CALL("threshold red", clprim_threshold_red(ctx, &rgb, &out, 0.7f, CLPRIM_THRESHOLD_KEEP, NULL));
-    CALL("threshold otsu", clprim_threshold_otsu(ctx, &rgb, &out, &level, NULL));
-    CALL("image histogram", clprim_image_histogram(ctx, &rgb, CLPRIM_CHANNEL_ALL, 16, c, 0, NULL));
+    CALL("threshold red", clprim_threshold_red(ctx, &rgb, &out, 0.7f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL));
+    CALL("threshold otsu", clprim_threshold_otsu(ctx, &rgb, &out, &level, 0, NULL, NULL));
+    CALL("image histogram", clprim_image_histogram(ctx, &rgb, CLPRIM_CHANNEL_ALL, 16, c, 0, 0, NULL, NULL));
     float centres[4 * 3];
     ck_assert_int_eq(clprim_kmeans_seed(pixels, W, H, 0, CLPRIM_RGB8, 4, 1, centres), CLPRIM_SUCCESS);
-    CALL("k-means rgb8", clprim_kmeans(ctx, &rgb, 4, 3, centres, NULL, 0, &out, NULL));
-    CALL("k-means grey8", clprim_kmeans(ctx, &grey, 1, 3, centres, NULL, 0, NULL, NULL));
+    CALL("k-means rgb8", clprim_kmeans(ctx, &rgb, 4, 3, centres, NULL, 0, &out, NULL, 0, NULL));
+    CALL("k-means grey8", clprim_kmeans(ctx, &grey, 1, 3, centres, NULL, 0, NULL, NULL, 0, NULL));
 #undef CALL
     clFinish(clprim_queue(ctx));
     for (size_t i = 0; i < n; i++)

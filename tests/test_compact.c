@@ -23,7 +23,7 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     cl_mem buf = harness_buffer(ctx, 64, NULL);
     double v = 0;
     clprim_predicate p = {CLPRIM_KEEP_GT, &v, NULL, 0, NULL};
-    clprim_status s = clprim_compact(ctx, t, &p, buf, 0, buf, 0, 4, NULL, NULL, 0, NULL);
+    clprim_status s = clprim_compact(ctx, t, &p, buf, 0, buf, 0, 4, NULL, NULL, 0, 0, NULL, NULL);
     harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
     clReleaseMemObject(buf);
     fprintf(stderr, "note: %s has no cl_khr_fp64; double checked as CLPRIM_UNSUPPORTED only\n", ctx->device_name);
@@ -278,7 +278,7 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
 
     cl_event done = NULL;
     clprim_status s = clprim_compact(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
-                                     device ? kbuf : NULL, kept_offset, &done);
+                                     device ? kbuf : NULL, kept_offset, 0, NULL, &done);
     char what[512];
     snprintf(what, sizeof what, "compact %s keep %s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
              reference_type_name(t), clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "",
@@ -616,7 +616,8 @@ START_TEST(compact_count_modes)
         cl_mem kbuf = harness_buffer(ctx, 8, NULL);
         int32_t seven = 7;
         clprim_predicate p = {CLPRIM_KEEP_GE, &seven, NULL, 0, NULL};
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, n, NULL, kbuf, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, n, NULL, kbuf, 0, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         cl_ulong total = 0;
         harness_read(ctx, kbuf, 0, 8, &total);
         ck_assert_uint_eq(total, 3 * n / 10);
@@ -643,7 +644,7 @@ START_TEST(compact_shared_buffers)
             int32_t zero = 0;
             clprim_predicate p = {CLPRIM_KEEP_GT, &zero, NULL, 0, NULL};
             size_t kept = 0;
-            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, buf, so, buf, dof, n, &kept, NULL, 0, NULL),
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, buf, so, buf, dof, n, &kept, NULL, 0, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
             int32_t *want = harness_malloc(n * 4), *got = harness_malloc(2 * n * 4);
             size_t ref = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_GT, &zero, NULL, NULL, data + so, n, want);
@@ -663,8 +664,9 @@ START_TEST(compact_shared_buffers)
         cl_mem src = harness_buffer(ctx, 4 * n, bytes), dst = harness_buffer(ctx, 4 * n, NULL);
         clprim_predicate p = {CLPRIM_KEEP_FLAGGED, NULL, src, 2, NULL};
         size_t kept = 0;
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT8, &p, src, 0, dst, 0, 4 * n - 2, &kept, NULL, 0, NULL),
-                         CLPRIM_SUCCESS);
+        ck_assert_int_eq(
+            clprim_compact(ctx, CLPRIM_UINT8, &p, src, 0, dst, 0, 4 * n - 2, &kept, NULL, 0, 0, NULL, NULL),
+            CLPRIM_SUCCESS);
         unsigned char *want = harness_malloc(4 * n), *got = harness_malloc(4 * n);
         size_t ref = reference_compact(CLPRIM_UINT8, CLPRIM_KEEP_FLAGGED, NULL, bytes + 2, NULL, bytes, 4 * n - 2, want);
         ck_assert_uint_eq(kept, ref);
@@ -690,16 +692,16 @@ START_TEST(compact_expression_cache)
         cl_mem src = harness_buffer(ctx, 4096, NULL), dst = harness_buffer(ctx, 4096, NULL);
         clprim_predicate p = {CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "x % 7 == 3 || x < -9"};
         size_t kept;
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000, &kept, NULL, 0, NULL),
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000, &kept, NULL, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         unsigned built = ctx->programs_compiled + ctx->programs_loaded;
         for (int k = 0; k < 3; k++)
-            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000 + (size_t)k, &kept, NULL, 0,
-                                            NULL),
-                             CLPRIM_SUCCESS);
+            ck_assert_int_eq(
+                clprim_compact(ctx, CLPRIM_INT32, &p, src, 0, dst, 0, 1000 + (size_t)k, &kept, NULL, 0, 0, NULL, NULL),
+                CLPRIM_SUCCESS);
         ck_assert_uint_eq(ctx->programs_compiled + ctx->programs_loaded, built);
         /* Another type is another program. */
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT64, &p, src, 0, dst, 0, 100, &kept, NULL, 0, NULL),
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT64, &p, src, 0, dst, 0, 100, &kept, NULL, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         ck_assert_uint_eq(ctx->programs_compiled + ctx->programs_loaded, built + 1);
         clReleaseMemObject(src);
@@ -721,14 +723,14 @@ START_TEST(compact_events)
             size_t n = c < 2 ? 0 : 1000, kept = KEPT_UNSET;
             cl_event done = NULL;
             ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT32, &p, src, 0, dst, 0, n, c % 2 ? &kept : NULL,
-                                            c % 2 ? NULL : kbuf, 0, &done),
+                                            c % 2 ? NULL : kbuf, 0, 0, NULL, &done),
                              CLPRIM_SUCCESS);
             ck_assert_ptr_nonnull(done);
             ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
             clReleaseEvent(done);
             if (c % 2)
                 ck_assert_uint_eq(kept, n); /* every sentinel word is non-zero */
-            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT32, &p, src, 0, dst, 0, n, NULL, NULL, 0, NULL),
+            ck_assert_int_eq(clprim_compact(ctx, CLPRIM_UINT32, &p, src, 0, dst, 0, n, NULL, NULL, 0, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
         }
         ck_assert_int_eq(clFinish(clprim_queue(ctx)), CL_SUCCESS);
@@ -876,37 +878,37 @@ START_TEST(compact_bad_arguments)
         clprim_predicate gt = {CLPRIM_KEEP_GT, &three, NULL, 0, NULL};
 
         /* ctx NULL: the thread's message. */
-        ck_assert_int_eq(clprim_compact(NULL, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, NULL, NULL, 0, NULL),
+        ck_assert_int_eq(clprim_compact(NULL, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, NULL, NULL, 0, 0, NULL, NULL),
                          CLPRIM_INVALID_ARGUMENT);
         ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "ctx is NULL"));
 
-        BAD(clprim_compact(ctx, (clprim_type)99, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, (clprim_type)99, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_type");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, NULL, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, NULL, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "keep (the predicate) is NULL");
         clprim_predicate p = {(clprim_keep)99, &three, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep 99");
         p = (clprim_predicate){(clprim_keep)-1, &three, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep");
         for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_NE; k++) {
             p = (clprim_predicate){(clprim_keep)k, NULL, NULL, 0, NULL};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, "keep->value is NULL");
         }
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.small, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.flags, 4096 - n + 1, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
         /* flags inside the dst range of the same buffer */
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 100, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overlap");
 
         /* Expressions: every refusal names its token and position. */
@@ -918,11 +920,11 @@ START_TEST(compact_bad_arguments)
             else
                 snprintf(needle, sizeof needle, "%s", r->token);
             p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, r->text};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, needle);
             ck_assert_msg(strstr(clprim_last_error(ctx), "keep->expression") != NULL, "%s", clprim_last_error(ctx));
             /* n == 0 parses too: the same refusal, nothing written. */
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, NULL),
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, needle);
         }
         /* Generated: too long, nested too deeply (parentheses, unary operators,
@@ -944,38 +946,38 @@ START_TEST(compact_bad_arguments)
                 strcat(text, generated[k].unit);
             strcat(text, generated[k].tail);
             p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, text};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, generated[k].needle);
         }
         free(text);
 
         /* Buffers */
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "src is NULL");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, NULL, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, NULL, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "dst is NULL");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.small, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.small, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "dst");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 1000, f.dst, 0, 100, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 1000, f.dst, 0, 100, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "src");
-        BAD(clprim_compact(ctx, CLPRIM_INT64, &gt, f.src, 0, f.dst, 1, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT64, &gt, f.src, 0, f.dst, 1, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "dst");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.readonly, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.readonly, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "READ_ONLY");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overflows");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overlap");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "kept_buffer");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "kept_buffer");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and dst bytes");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and src bytes");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 8, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and keep->flags bytes");
 
         /* A buffer of another OpenCL context. */
@@ -984,14 +986,14 @@ START_TEST(compact_bad_arguments)
         cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
         ck_assert_int_eq(err, CL_SUCCESS);
         cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 4096, NULL, &err);
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, foreign, 0, f.dst, 0, n, &kept, f.kbuf, 0, NULL),
+        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, foreign, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "another OpenCL context");
         clReleaseMemObject(foreign);
         clReleaseContext(other);
 
         /* After failures, a good call works and clears the message. */
         size_t kept = 0;
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, NULL, 0, NULL),
+        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, NULL, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         ck_assert_str_eq(clprim_last_error(ctx), "");
 
@@ -1017,7 +1019,7 @@ static clprim_status compact_bad_call(clprim_context *ctx, const harness_bad_cal
         keep = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, buf[3], row->offset[3], NULL};
     size_t kept;
     return clprim_compact(ctx, CLPRIM_INT32, &keep, buf[0], row->offset[0], buf[1], row->offset[1], row->n, &kept,
-                          buf[2], row->offset[2], NULL);
+                          buf[2], row->offset[2], 0, NULL, NULL);
 }
 static const harness_bad_call compact_bad_calls[] = {
     {"dst a sub-buffer inside src", COMPACT_GT, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,

@@ -67,7 +67,7 @@ static clprim_status scan_check(clprim_context *ctx)
     uint64_t rng = harness_seed();
     harness_fill_random(CLPRIM_INT32, data, N, &rng);
     cl_mem src = harness_buffer(ctx, sizeof data, data), dst = harness_buffer(ctx, sizeof data, NULL);
-    clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, NULL);
+    clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, 0, NULL, NULL);
     harness_read(ctx, dst, 0, sizeof out, out);
     if (s == CLPRIM_SUCCESS) {
         char msg[512];
@@ -355,7 +355,7 @@ START_TEST(kernel_path_missing_folder)
     harness_assert_error(ctx, CLPRIM_KERNEL_NOT_FOUND, CLPRIM_KERNEL_NOT_FOUND, missing);
     int32_t result = 7;
     cl_mem buf = harness_buffer(ctx, 64, NULL);
-    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 16, &result);
+    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 16, &result, 0, NULL);
     harness_assert_error(ctx, s, CLPRIM_KERNEL_NOT_FOUND, missing);
     ck_assert_int_eq(result, 7);
     clReleaseMemObject(buf);
@@ -409,7 +409,7 @@ START_TEST(kernel_build_failure)
     for (int i = 0; i < 16; i++)
         ones[i] = 1;
     cl_mem buf = harness_buffer(ctx, sizeof ones, ones);
-    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 16, &sum), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 16, &sum, 0, NULL), CLPRIM_SUCCESS);
     ck_assert_int_eq(sum, 16);
     ck_assert_int_eq(clprim_last_cl_error(ctx), CL_SUCCESS);
     clReleaseMemObject(buf);
@@ -455,7 +455,7 @@ START_TEST(kernel_path_override)
     enum { N = 3000 };
     int32_t out[N];
     cl_mem src = harness_buffer(ctx, sizeof out, NULL), dst = harness_buffer(ctx, sizeof out, NULL);
-    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, NULL), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, 0, NULL, NULL), CLPRIM_SUCCESS);
     harness_read(ctx, dst, 0, sizeof out, out);
     for (int i = 0; i < N; i++)
         ck_assert_msg(out[i] == 42, "element %d is %d: the override in %s was not used", i, out[i], tmp);
@@ -655,7 +655,7 @@ START_TEST(create_with_user_queue)
     ck_assert_int_eq(scan_check(ctx), CLPRIM_SUCCESS);
     /* A buffer the user made in their context is accepted. */
     clEnqueueFillBuffer(queue, mine, &zero, sizeof zero, 0, 64 * 4, 0, NULL, NULL);
-    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, mine, 0, 64, &result), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, mine, 0, 64, &result, 0, NULL), CLPRIM_SUCCESS);
     ck_assert_int_eq(result, 0);
     clprim_release(ctx);
 
@@ -713,7 +713,7 @@ START_TEST(contexts_independent)
 {
     clprim_context *a = first_context(), *b = first_context();
     harness_set_tuning(a, 4, 2, 64);
-    clprim_status s = clprim_scan(a, (clprim_type)77, CLPRIM_SUM, 0, NULL, 0, NULL, 0, 0, NULL);
+    clprim_status s = clprim_scan(a, (clprim_type)77, CLPRIM_SUM, 0, NULL, 0, NULL, 0, 0, 0, NULL, NULL);
     harness_assert_error(a, s, CLPRIM_INVALID_ARGUMENT, "77");
     ck_assert_str_eq(clprim_last_error(b), "");
     ck_assert_uint_ne(clprim_get_tuning(b).groups, 64);

@@ -22,7 +22,7 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     if (t != CLPRIM_DOUBLE || ctx->has_fp64)
         return 1;
     cl_mem buf = harness_buffer(ctx, 64, NULL);
-    clprim_status s = clprim_histogram(ctx, t, buf, 0, 4, 0, 1, 1, buf, 8, 0, NULL);
+    clprim_status s = clprim_histogram(ctx, t, buf, 0, 4, 0, 1, 1, buf, 8, 0, 0, NULL, NULL);
     harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
     clReleaseMemObject(buf);
     return 0;
@@ -130,10 +130,10 @@ static void hist_case(clprim_context *ctx, clprim_type t, size_t n, double lo, d
     clprim_status s;
     if (lay.plan || lay.stride != 1)
         s = clprim_histogram_checked(ctx, "test", t, sbuf, lay.src_offset, lay.stride, n, lo, hi, bins, cbuf,
-                                     lay.counts_offset, lay.accumulate, lay.plan, &done);
+                                     lay.counts_offset, lay.accumulate, lay.plan, 0, NULL, &done);
     else
-        s = clprim_histogram(ctx, t, sbuf, lay.src_offset, n, lo, hi, bins, cbuf, lay.counts_offset,
-                             lay.accumulate, &done);
+        s = clprim_histogram(ctx, t, sbuf, lay.src_offset, n, lo, hi, bins, cbuf, lay.counts_offset, lay.accumulate,
+                             0, NULL, &done);
     char what[400];
     snprintf(what, sizeof what,
              "histogram %s n=%zu [%.17g, %.17g) bins=%zu (src_offset %zu, stride %zu, counts_offset %zu, %s, plan "
@@ -359,7 +359,7 @@ START_TEST(histogram_accumulate)
         memset(want, 0, sizeof want);
         reference_histogram(CLPRIM_INT32, data, 1, n, -50, 50, bins, want);
         for (int round = 0; round < 3; round++) {
-            ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, -50, 50, bins, counts, 1, 1, NULL),
+            ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, -50, 50, bins, counts, 1, 1, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
             harness_read(ctx, counts, 0, sizeof got, got);
             ck_assert_uint_eq(got[0], 7);
@@ -367,18 +367,18 @@ START_TEST(histogram_accumulate)
             for (size_t b = 0; b < bins; b++)
                 ck_assert_uint_eq(got[b + 1], 7 + (round + 1) * want[b]);
         }
-        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, -50, 50, bins, counts, 1, 0, NULL),
+        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, -50, 50, bins, counts, 1, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         harness_read(ctx, counts, 0, sizeof got, got);
         for (size_t b = 0; b < bins; b++)
             ck_assert_uint_eq(got[b + 1], want[b]);
-        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, 0, -50, 50, bins, counts, 1, 1, NULL),
+        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, 0, -50, 50, bins, counts, 1, 1, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         harness_read(ctx, counts, 0, sizeof got, got);
         for (size_t b = 0; b < bins; b++)
             ck_assert_uint_eq(got[b + 1], want[b]);
         cl_event done = NULL;
-        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, 0, -50, 50, bins, counts, 1, 0, &done),
+        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, 0, -50, 50, bins, counts, 1, 0, 0, NULL, &done),
                          CLPRIM_SUCCESS);
         ck_assert_ptr_nonnull(done);
         ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
@@ -389,7 +389,7 @@ START_TEST(histogram_accumulate)
         for (size_t b = 0; b < bins; b++)
             ck_assert_uint_eq(got[b + 1], 0);
         /* An empty range of the type (int32 above its max) with overwrite: zeroes too. */
-        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, 3e9, 4e9, bins, counts, 1, 1, NULL),
+        ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, 3e9, 4e9, bins, counts, 1, 1, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         clReleaseMemObject(src);
         clReleaseMemObject(counts);
@@ -550,11 +550,11 @@ static clprim_status histogram_bad_call(clprim_context *ctx, const harness_bad_c
     const double lo = bad_call_ranges[row->variant].lo, hi = bad_call_ranges[row->variant].hi;
     const size_t bins = bad_call_ranges[row->variant].bins;
     if (row->call != HISTOGRAM_STRIDED)
-        return clprim_histogram(ctx, row->type, buf[0], row->offset[0], row->n, lo, hi, bins, buf[1],
-                                row->offset[1], row->call == HISTOGRAM_ACCUMULATE, NULL);
+        return clprim_histogram(ctx, row->type, buf[0], row->offset[0], row->n, lo, hi, bins, buf[1], row->offset[1],
+                                row->call == HISTOGRAM_ACCUMULATE, 0, NULL, NULL);
     const size_t stride = (size_t)row->op;
-    clprim_status s = clprim_histogram_checked(ctx, "strided", CLPRIM_UINT8, buf[0], row->offset[0], stride, row->n,
-                                               lo, hi, bins, buf[1], row->offset[1], 0, NULL, NULL);
+    clprim_status s = clprim_histogram_checked(ctx, "strided", CLPRIM_UINT8, buf[0], row->offset[0], stride, row->n, lo,
+                                               hi, bins, buf[1], row->offset[1], 0, NULL, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS)
         return s;
     unsigned char *src = harness_malloc(HARNESS_BAD_BYTES);

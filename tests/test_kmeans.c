@@ -93,7 +93,7 @@ static void kmeans_case(clprim_context *ctx, const host_image *im, unsigned k, u
     clprim_image d_img = {dst, im->offset, im->width, im->height, im->pitch, im->format};
     clprim_kmeans_info info = {0, -1};
     clprim_status s =
-        clprim_kmeans(ctx, &s_img, k, max_iterations, got, keep_labels ? labels : NULL, loff, &d_img, &info);
+        clprim_kmeans(ctx, &s_img, k, max_iterations, got, keep_labels ? labels : NULL, loff, &d_img, &info, 0, NULL);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: k=%u: %s: %s", what, k, clprim_status_name(s), clprim_last_error(ctx));
 
     host_image ref_out = *im;
@@ -329,7 +329,7 @@ static clprim_status kmeans_bad_call(clprim_context *ctx, const harness_bad_call
     clprim_kmeans_info info = {77, 77};
     clprim_status s = clprim_kmeans(ctx, row->variant == KM_SRC_NULL ? NULL : &src, k, iterations,
                                     row->variant == KM_CENTRES_NULL ? NULL : centres, buf[1], row->offset[1],
-                                    buf[2] ? &dst : NULL, &info);
+                                    buf[2] ? &dst : NULL, &info, 0, NULL);
     if (s == CLPRIM_SUCCESS) {
         ck_assert_msg(info.iterations >= 1, "%s: ran %u iterations", row->what, info.iterations);
         return s;

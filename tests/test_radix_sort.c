@@ -98,9 +98,9 @@ static void check_sort(clprim_context *ctx, clprim_type t, size_t n, const uint3
     clprim_status s;
     if (lay.pairs)
         s = clprim_sort_pairs(ctx, t, kin_buf, lay.in_offset, kout_buf, out_off, vin_buf, lay.in_offset, vout_buf,
-                              out_off, n, &done);
+                              out_off, n, 0, NULL, &done);
     else
-        s = clprim_sort_keys(ctx, t, kin_buf, lay.in_offset, kout_buf, out_off, n, &done);
+        s = clprim_sort_keys(ctx, t, kin_buf, lay.in_offset, kout_buf, out_off, n, 0, NULL, &done);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: sort %s n=%zu (%s): %s: %s", what, key_name(t), n,
                   harness_tuning_text(ctx), clprim_status_name(s), clprim_last_error(ctx));
     ck_assert_msg(done != NULL, "no event for n=%zu", n);
@@ -350,7 +350,8 @@ START_TEST(sort_float_specials)
 
             /* The order, spelled out. */
             cl_mem in = harness_buffer(ctx, nspecial * 4, specials), out = harness_buffer(ctx, nspecial * 4, NULL);
-            ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_FLOAT, in, 0, out, 0, nspecial, NULL), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_FLOAT, in, 0, out, 0, nspecial, 0, NULL, NULL),
+                             CLPRIM_SUCCESS);
             uint32_t got[32];
             harness_read(ctx, out, 0, nspecial * 4, got);
             ck_assert_uint_eq(got[0], 0xFFFFFFFFu); /* -NaN with the largest payload first */
@@ -386,7 +387,7 @@ START_TEST(sort_int32_extremes)
         check_sort(ctx, CLPRIM_INT32, 7, ext, (layout){0, 0, 0, 0, 1, 1}, &rng, "int32 extremes");
         check_sort(ctx, CLPRIM_UINT32, 7, ext, (layout){0, 0, 0, 0, 1, 1}, &rng, "uint32 extremes");
         cl_mem in = harness_buffer(ctx, sizeof ext, ext), out = harness_buffer(ctx, sizeof ext, NULL);
-        ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_INT32, in, 0, out, 0, 7, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_INT32, in, 0, out, 0, 7, 0, NULL, NULL), CLPRIM_SUCCESS);
         int32_t got[7];
         harness_read(ctx, out, 0, sizeof got, got);
         const int32_t want[] = {INT32_MIN, INT32_MIN + 1, -1, 0, 1, INT32_MAX - 1, INT32_MAX};
@@ -408,13 +409,13 @@ START_TEST(sort_reuses_scratch)
         make_keys(CLPRIM_UINT32, RANDOM, keys, n, &rng);
         cl_mem in = harness_buffer(ctx, n * 4, keys), out = harness_buffer(ctx, n * 4, NULL),
                vals = harness_buffer(ctx, n * 4, NULL);
-        ck_assert_int_eq(clprim_sort_pairs(ctx, CLPRIM_UINT32, in, 0, out, 0, NULL, 0, vals, 0, n, NULL),
+        ck_assert_int_eq(clprim_sort_pairs(ctx, CLPRIM_UINT32, in, 0, out, 0, NULL, 0, vals, 0, n, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         cl_mem scratch = ctx->scratch;
         for (int i = 0; i < 3; i++) {
-            ck_assert_int_eq(clprim_sort_pairs(ctx, CLPRIM_UINT32, in, 0, out, 0, NULL, 0, vals, 0, n, NULL),
+            ck_assert_int_eq(clprim_sort_pairs(ctx, CLPRIM_UINT32, in, 0, out, 0, NULL, 0, vals, 0, n, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
-            ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_UINT32, in, 0, out, 0, n, NULL), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_sort_keys(ctx, CLPRIM_UINT32, in, 0, out, 0, n, 0, NULL, NULL), CLPRIM_SUCCESS);
         }
         ck_assert_ptr_eq(ctx->scratch, scratch);
         free(keys);
@@ -485,9 +486,9 @@ static clprim_status sort_bad_call(clprim_context *ctx, const harness_bad_call *
     cl_event done = NULL;
     clprim_status s =
         row->call == SORT_KEYS
-            ? clprim_sort_keys(ctx, row->type, buf[0], row->offset[0], buf[1], row->offset[1], row->n, &done)
-            : clprim_sort_pairs(ctx, row->type, buf[0], row->offset[0], buf[1], row->offset[1], buf[2],
-                                row->offset[2], buf[3], row->offset[3], row->n, &done);
+            ? clprim_sort_keys(ctx, row->type, buf[0], row->offset[0], buf[1], row->offset[1], row->n, 0, NULL, &done)
+            : clprim_sort_pairs(ctx, row->type, buf[0], row->offset[0], buf[1], row->offset[1], buf[2], row->offset[2],
+                                buf[3], row->offset[3], row->n, 0, NULL, &done);
     if (s != CLPRIM_SUCCESS) {
         ck_assert_msg(!done, "%s: a refused sort returned an event", row->what);
         return s;

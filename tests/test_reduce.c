@@ -20,7 +20,7 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     cl_mem buf = harness_buffer(ctx, 64, NULL);
     unsigned char result[RESULT_BYTES];
     memset(result, HARNESS_SENTINEL, sizeof result);
-    clprim_status s = clprim_reduce(ctx, t, CLPRIM_SUM, buf, 0, 4, result);
+    clprim_status s = clprim_reduce(ctx, t, CLPRIM_SUM, buf, 0, 4, result, 0, NULL);
     harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
     ck_assert(harness_all_sentinel(result, sizeof result));
     clReleaseMemObject(buf);
@@ -42,7 +42,7 @@ static void reduce_case(clprim_context *ctx, clprim_type t, clprim_op op, size_t
     cl_mem buf = harness_buffer(ctx, len * es, src);
     unsigned char result[RESULT_BYTES];
     memset(result, HARNESS_SENTINEL, sizeof result);
-    clprim_status s = clprim_reduce(ctx, t, op, buf, offset, n, result);
+    clprim_status s = clprim_reduce(ctx, t, op, buf, offset, n, result, 0, NULL);
     ck_assert_msg(s == CLPRIM_SUCCESS, "reduce %s %s n=%zu (%s): %s: %s", reference_type_name(t),
                   reference_op_name(op), n, harness_tuning_text(ctx), clprim_status_name(s), clprim_last_error(ctx));
     harness_assert_single_ref(buf, "src");
@@ -164,7 +164,8 @@ START_TEST(reduce_empty_result)
                     case CLPRIM_UINT8: want.u8 = lo ? 0 : UINT8_MAX; break;
                     }
                 const size_t es = reference_type_size((clprim_type)t);
-                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, 0, &got), CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, 0, &got, 0, NULL),
+                                 CLPRIM_SUCCESS);
                 ck_assert_msg(memcmp(&got, &want, es) == 0, "%s %s of nothing is not the empty result",
                               reference_type_name((clprim_type)t), reference_op_name((clprim_op)op));
                 ck_assert(harness_all_sentinel(got.bytes + es, RESULT_BYTES - es));
@@ -173,7 +174,7 @@ START_TEST(reduce_empty_result)
                 reference_empty_result((clprim_type)t, (clprim_op)op, ref);
                 ck_assert(memcmp(ref, &want, es) == 0);
                 /* n == 0 at the very end of a buffer is fine too. */
-                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 64 / es, 0, &got),
+                ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 64 / es, 0, &got, 0, NULL),
                                  CLPRIM_SUCCESS);
             }
         }
@@ -197,7 +198,7 @@ START_TEST(reduce_large_odd)
             small[i] = (float)((int)(harness_rand(&rng) % 3) - 1);
         cl_mem buf = harness_buffer(ctx, n * sizeof *small, small);
         float got;
-        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, buf, 0, n, &got), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, buf, 0, n, &got, 0, NULL), CLPRIM_SUCCESS);
         double want = 0;
         for (size_t i = 0; i < n; i++)
             want += small[i];
@@ -222,7 +223,7 @@ START_TEST(reduce_wraps)
         reduce_case(ctx, CLPRIM_INT32, CLPRIM_SUM, n, 0, 0, big, &rng);
         int32_t got;
         cl_mem buf = harness_buffer(ctx, n * 4, big);
-        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 3, &got), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 3, &got, 0, NULL), CLPRIM_SUCCESS);
         ck_assert_int_eq(got, INT32_MAX - 2); /* 3 * (2^31 - 1) mod 2^32 */
         clReleaseMemObject(buf);
         uint8_t *bytes = harness_malloc(n);
@@ -361,8 +362,9 @@ START_TEST(reduce_float_nan_rows)
                                 wanted.f = (float)want;
                             else
                                 wanted.d = want;
-                            ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, n, &got),
-                                             CLPRIM_SUCCESS);
+                            ck_assert_int_eq(
+                                clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 0, n, &got, 0, NULL),
+                                CLPRIM_SUCCESS);
                             const double g = t == CLPRIM_FLOAT ? got.f : got.d;
                             const int ok = isnan(want) ? isnan(g) : !memcmp(&got, &wanted, es);
                             ck_assert_msg(ok, "%s %s of %zu elements, %s (%s): got %g, want %g",
@@ -399,13 +401,15 @@ START_TEST(reduce_deterministic)
             if (tuned)
                 harness_set_tuning(ctx, 4, 2, 64);
             float f1, f2;
-            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f1), CLPRIM_SUCCESS);
-            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f2), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f1, 0, NULL), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_FLOAT, CLPRIM_SUM, fbuf, 0, n, &f2, 0, NULL), CLPRIM_SUCCESS);
             ck_assert_msg(memcmp(&f1, &f2, sizeof f1) == 0, "float sums differ: %.9g, %.9g", (double)f1, (double)f2);
             if (ctx->has_fp64) {
                 double d1, d2;
-                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d1), CLPRIM_SUCCESS);
-                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d2), CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d1, 0, NULL),
+                                 CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, dbuf, 0, n, &d2, 0, NULL),
+                                 CLPRIM_SUCCESS);
                 ck_assert_msg(memcmp(&d1, &d2, sizeof d1) == 0, "double sums differ: %.17g, %.17g", d1, d2);
                 char msg[768];
                 ck_assert_msg(reference_check_reduce(CLPRIM_DOUBLE, CLPRIM_SUM, data, n, &d1, msg, sizeof msg), "%s",
@@ -432,7 +436,8 @@ START_TEST(reduce_after_scan_in_flight)
         int32_t *a = harness_malloc(n * 4);
         harness_fill_random(CLPRIM_INT32, a, n, &rng);
         cl_mem abuf = harness_buffer(ctx, n * 4, a), out = harness_buffer(ctx, n * 4, NULL);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, abuf, 0, out, 0, n, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, abuf, 0, out, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         size_t before = ctx->scratch_bytes;
         harness_set_tuning(ctx, 4, 2, 4096);
         const size_t m = 40000;
@@ -440,7 +445,7 @@ START_TEST(reduce_after_scan_in_flight)
         harness_fill_random(CLPRIM_UINT64, b, m, &rng);
         cl_mem bbuf = harness_buffer(ctx, m * 8, b);
         uint64_t got;
-        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_UINT64, CLPRIM_SUM, bbuf, 0, m, &got), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_UINT64, CLPRIM_SUM, bbuf, 0, m, &got, 0, NULL), CLPRIM_SUCCESS);
         ck_assert_uint_gt(ctx->scratch_bytes, before);
         char msg[768];
         ck_assert_msg(reference_check_reduce(CLPRIM_UINT64, CLPRIM_SUM, b, m, &got, msg, sizeof msg), "%s", msg);
@@ -469,7 +474,7 @@ static clprim_status reduce_bad_call(clprim_context *ctx, const harness_bad_call
     unsigned char result[RESULT_BYTES];
     memset(result, HARNESS_SENTINEL, sizeof result);
     clprim_status s = clprim_reduce(ctx, row->type, (clprim_op)row->op, buf[0], row->offset[0], row->n,
-                                    row->call == REDUCE_INTO_NULL ? NULL : result);
+                                    row->call == REDUCE_INTO_NULL ? NULL : result, 0, NULL);
     if (s != CLPRIM_SUCCESS) {
         ck_assert_msg(harness_all_sentinel(result, sizeof result), "%s: a failed reduce wrote its result", row->what);
         return s;

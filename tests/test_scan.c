@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 #include "reference.h"
@@ -24,7 +25,7 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     if (t != CLPRIM_DOUBLE || ctx->has_fp64)
         return 1;
     cl_mem buf = harness_buffer(ctx, 64, NULL);
-    clprim_status s = clprim_scan(ctx, t, CLPRIM_SUM, 0, buf, 0, buf, 0, 4, NULL);
+    clprim_status s = clprim_scan(ctx, t, CLPRIM_SUM, 0, buf, 0, buf, 0, 4, 0, NULL, NULL);
     harness_assert_error(ctx, s, CLPRIM_UNSUPPORTED, "fp64");
     clReleaseMemObject(buf);
     fprintf(stderr, "note: %s has no cl_khr_fp64; double checked as CLPRIM_UNSUPPORTED only\n", ctx->device_name);
@@ -52,7 +53,7 @@ static void scan_case(clprim_context *ctx, clprim_type t, clprim_op op, int excl
     }
 
     cl_event done = NULL;
-    clprim_status s = clprim_scan(ctx, t, op, exclusive, sbuf, lay.src_offset, dbuf, dst_offset, n, &done);
+    clprim_status s = clprim_scan(ctx, t, op, exclusive, sbuf, lay.src_offset, dbuf, dst_offset, n, 0, NULL, &done);
     ck_assert_msg(s == CLPRIM_SUCCESS, "scan %s %s %s n=%zu (%s): %s: %s", reference_type_name(t),
                   reference_op_name(op), exclusive ? "exclusive" : "inclusive", n, harness_tuning_text(ctx),
                   clprim_status_name(s), clprim_last_error(ctx));
@@ -284,7 +285,8 @@ START_TEST(scan_float_exact_small_integers)
                 f[i] = (float)((int)(harness_rand(&rng) % 201) - 100);
             const size_t es = sizeof(float);
             cl_mem src = harness_buffer(ctx, n * es, f), dst = harness_buffer(ctx, n * es, NULL);
-            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, 0, src, 0, dst, 0, n, 0, NULL, NULL),
+                             CLPRIM_SUCCESS);
             float *got = harness_malloc(n * es);
             harness_read(ctx, dst, 0, n * es, got);
             double acc = 0;
@@ -320,7 +322,8 @@ START_TEST(scan_int32_wraps)
         }
         /* Spot values: INT32_MAX + INT32_MAX = -2 in two's complement. */
         cl_mem src = harness_buffer(ctx, n * 4, data), dst = harness_buffer(ctx, n * 4, NULL);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         int32_t got[3];
         harness_read(ctx, dst, 0, sizeof got, got);
         ck_assert_int_eq(got[0], INT32_MAX);
@@ -428,8 +431,8 @@ START_TEST(scan_float_nan_example)
                 for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
                     for (size_t i = 0; i < 5; i++)
                         put_float((clprim_type)t, want, i, rows[r].want[i]);
-                    ck_assert_int_eq(clprim_scan(ctx, (clprim_type)t, rows[r].op, rows[r].exclusive, sbuf, 0, dbuf,
-                                                 0, 5, NULL),
+                    ck_assert_int_eq(clprim_scan(ctx, (clprim_type)t, rows[r].op, rows[r].exclusive, sbuf, 0, dbuf, 0,
+                                                 5, 0, NULL, NULL),
                                      CLPRIM_SUCCESS);
                     harness_read(ctx, dbuf, 0, 5 * es, got);
                     for (size_t i = 0; i < 5; i++) {
@@ -548,14 +551,16 @@ START_TEST(scan_deterministic)
             if (tuned)
                 harness_set_tuning(ctx, 4, 2, 64);
             for (int exclusive = 0; exclusive <= 1; exclusive++) {
-                ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, NULL),
-                                 CLPRIM_SUCCESS);
+                ck_assert_int_eq(
+                    clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, 0, NULL, NULL),
+                    CLPRIM_SUCCESS);
                 harness_read(ctx, dst, 0, n * 4, first);
                 /* Disturb dst so the second result is really recomputed. */
                 float zero = 0;
                 clEnqueueFillBuffer(clprim_queue(ctx), dst, &zero, sizeof zero, 0, n * 4, 0, NULL, NULL);
-                ck_assert_int_eq(clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, NULL),
-                                 CLPRIM_SUCCESS);
+                ck_assert_int_eq(
+                    clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, 0, NULL, NULL),
+                    CLPRIM_SUCCESS);
                 harness_read(ctx, dst, 0, n * 4, second);
                 ck_assert_msg(memcmp(first, second, n * 4) == 0, "two float scans differ (%s, %s)",
                               exclusive ? "exclusive" : "inclusive", harness_tuning_text(ctx));
@@ -582,7 +587,7 @@ START_TEST(scan_events)
         cl_mem src = harness_buffer(ctx, 4096, NULL), dst = harness_buffer(ctx, 4096, NULL);
         for (size_t n = 0; n <= 1000; n += 1000) {
             cl_event done = NULL;
-            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, n, &done),
+            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, n, 0, NULL, &done),
                              CLPRIM_SUCCESS);
             ck_assert_msg(done != NULL, "no event for n=%zu", n);
             ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
@@ -595,7 +600,8 @@ START_TEST(scan_events)
             ck_assert_ptr_eq(q, clprim_queue(ctx));
             ck_assert_int_eq(clReleaseEvent(done), CL_SUCCESS);
         }
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, 10, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_MAX, 0, src, 0, dst, 0, 10, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         ck_assert_int_eq(clFinish(clprim_queue(ctx)), CL_SUCCESS);
         /* n == 0 writes nothing, with or without an event. */
         cl_mem empty = harness_buffer(ctx, 256, NULL);
@@ -604,11 +610,13 @@ START_TEST(scan_events)
             ones[i] = 1;
         cl_mem in = harness_buffer(ctx, sizeof ones, ones);
         cl_event done = NULL;
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 0, in, 0, empty, 0, 0, &done), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 0, in, 0, empty, 0, 0, 0, NULL, &done),
+                         CLPRIM_SUCCESS);
         ck_assert_ptr_nonnull(done);
         ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
         clReleaseEvent(done);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 1, in, 0, empty, 0, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_UINT32, CLPRIM_SUM, 1, in, 0, empty, 0, 0, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         unsigned char out[256];
         harness_read(ctx, empty, 0, sizeof out, out);
         ck_assert(harness_all_sentinel(out, sizeof out));
@@ -628,13 +636,15 @@ START_TEST(scan_reuses_scratch)
         harness_set_tuning(ctx, 4, 2, 64);
         const size_t n = 5000;
         cl_mem src = harness_buffer(ctx, n * 8, NULL), dst = harness_buffer(ctx, n * 8, NULL);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, 0, src, 0, dst, 0, n, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, 0, src, 0, dst, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         cl_mem scratch = ctx->scratch;
         size_t bytes = ctx->scratch_bytes;
         ck_assert_ptr_nonnull(scratch);
         for (int i = 0; i < 5; i++) {
-            ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, i & 1, src, 0, dst, 0, n - (size_t)i, NULL),
-                             CLPRIM_SUCCESS);
+            ck_assert_int_eq(
+                clprim_scan(ctx, CLPRIM_INT64, CLPRIM_SUM, i & 1, src, 0, dst, 0, n - (size_t)i, 0, NULL, NULL),
+                CLPRIM_SUCCESS);
             ck_assert_ptr_eq(ctx->scratch, scratch);
             ck_assert_uint_eq(ctx->scratch_bytes, bytes);
         }
@@ -664,10 +674,10 @@ START_TEST(scan_sub_buffers)
         ck_assert_int_eq(err, CL_SUCCESS);
         cl_mem sub_dst = clCreateSubBuffer(parent_dst, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
         ck_assert_int_eq(err, CL_SUCCESS);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 3, sub_dst, 5, n, NULL),
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 3, sub_dst, 5, n, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         /* Past the sub-buffer's end even though the parent is larger. */
-        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 0, sub_dst, 9, n, NULL);
+        clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, sub_src, 0, sub_dst, 9, n, 0, NULL, NULL);
         harness_assert_error(ctx, s, CLPRIM_BUFFER_TOO_SMALL, "dst");
         size_t total = origin / 4 + n + 8;
         int32_t *out = harness_malloc(total * 4);
@@ -710,14 +720,16 @@ START_TEST(scan_sub_buffers_of_one_parent)
         ck_assert_int_eq(err, CL_SUCCESS);
         char msg[768];
 
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, first, 0, second, 0, n, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, first, 0, second, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         harness_read(ctx, parent, 0, 2 * half, out);
         ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 0, data, out + n, n, msg, sizeof msg) == n,
                       "disjoint sub-buffers: %s", msg);
         ck_assert_msg(memcmp(out, data, half) == 0, "the source changed");
 
         /* In place: the parent as src, its sub-buffer at 0 as dst. */
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, parent, 0, first, 0, n, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, parent, 0, first, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         int32_t *in_place = harness_malloc(half);
         harness_read(ctx, parent, 0, half, in_place);
         ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, data, in_place, n, msg, sizeof msg) == n,
@@ -732,23 +744,180 @@ START_TEST(scan_sub_buffers_of_one_parent)
 }
 END_TEST
 
+/* ---- Event wait lists: nothing of the call runs before its list ---- */
+
+static cl_int execution_status(cl_event e)
+{
+    cl_int status = -1;
+    ck_assert_int_eq(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL), CL_SUCCESS);
+    return status;
+}
+
+/* The call's event stays incomplete while `gate` is pending: polled for half a
+ * second after a flush, far longer than the work takes when nothing holds it.
+ * Nothing blocks on the queue meanwhile (a blocking read would wait for the
+ * gate too, and never return). */
+static void assert_held_back(clprim_context *ctx, cl_event event, const char *what)
+{
+    ck_assert_int_eq(clFlush(clprim_queue(ctx)), CL_SUCCESS);
+    for (int i = 0; i < 50; i++) {
+        ck_assert_msg(execution_status(event) != CL_COMPLETE, "%s completed before its wait list", what);
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+}
+
+static cl_event user_event(clprim_context *ctx)
+{
+    cl_int err;
+    cl_event e = clCreateUserEvent(clprim_cl_context(ctx), &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return e;
+}
+
+/* Scans n int32 of src (holding `data` once `gate` and `before` allow) and
+ * checks dst after the gate opens. */
+static void scan_after(clprim_context *ctx, cl_event gate, cl_event before, cl_mem src, const int32_t *data, size_t n,
+                       const char *what)
+{
+    cl_mem dst = harness_buffer(ctx, n * 4, NULL);
+    cl_event scanned = NULL;
+    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, n, 1, &before, &scanned),
+                     CLPRIM_SUCCESS);
+    assert_held_back(ctx, scanned, what);
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_int_eq(clWaitForEvents(1, &scanned), CL_SUCCESS);
+    clReleaseEvent(scanned);
+    int32_t *out = harness_malloc(n * 4);
+    harness_read(ctx, dst, 0, n * 4, out);
+    char msg[768];
+    ck_assert_msg(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 0, data, out, n, msg, sizeof msg) == n, "%s: %s",
+                  what, msg);
+    free(out);
+    clReleaseMemObject(dst);
+}
+
+START_TEST(scan_waits_for_user_event)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 5000;
+        int32_t *data = harness_malloc(n * 4);
+        uint64_t rng = harness_rng(41);
+        harness_fill_random(CLPRIM_INT32, data, n, &rng);
+        cl_mem src = harness_buffer(ctx, n * 4, data);
+        cl_event gate = user_event(ctx);
+        scan_after(ctx, gate, gate, src, data, n, "a scan waiting for a user event");
+        clReleaseEvent(gate);
+        clReleaseMemObject(src);
+        free(data);
+    }
+}
+END_TEST
+
+/* Data written on another queue of the same cl_context feeds the scan through
+ * the write's event, with no clFinish: the write itself waits for a gate, so a
+ * scan that did not wait for it would read the old contents. */
+START_TEST(scan_waits_for_another_queue)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 5000;
+        int32_t *data = harness_malloc(n * 4);
+        uint64_t rng = harness_rng(42);
+        harness_fill_random(CLPRIM_INT32, data, n, &rng);
+        cl_mem src = harness_buffer(ctx, n * 4, NULL);
+        cl_int err;
+        cl_command_queue other = clCreateCommandQueue(clprim_cl_context(ctx), clprim_device(ctx), 0, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        cl_event gate = user_event(ctx), written = NULL;
+        ck_assert_int_eq(clEnqueueWriteBuffer(other, src, CL_FALSE, 0, n * 4, data, 1, &gate, &written), CL_SUCCESS);
+        ck_assert_int_eq(clFlush(other), CL_SUCCESS);
+        scan_after(ctx, gate, written, src, data, n, "a scan of data written on another queue");
+        clReleaseEvent(written);
+        clReleaseEvent(gate);
+        clReleaseCommandQueue(other);
+        clReleaseMemObject(src);
+        free(data);
+    }
+}
+END_TEST
+
+/* n == 0 enqueues no work, yet its event completes only after the wait list. */
+START_TEST(scan_empty_waits_for_its_list)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        cl_mem buf = harness_buffer(ctx, 64, NULL);
+        cl_event gate = user_event(ctx), done = NULL;
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, buf, 0, buf, 0, 0, 1, &gate, &done),
+                         CLPRIM_SUCCESS);
+        ck_assert_ptr_nonnull(done);
+        assert_held_back(ctx, done, "an empty scan");
+        ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+        ck_assert_int_eq(execution_status(done), CL_COMPLETE);
+        clReleaseEvent(done);
+        clReleaseEvent(gate);
+        clReleaseMemObject(buf);
+    }
+}
+END_TEST
+
 /* ---- Bad arguments: status, message, nothing written ---- */
 
 enum { SCAN_INCLUSIVE, SCAN_EXCLUSIVE };
 
-/* buf: src, dst. A success is also checked against the reference. */
+/* Variants: the event wait list a row passes. */
+enum {
+    WAIT_NONE,          /* 0, NULL */
+    WAIT_NULL_LIST,     /* 1, NULL */
+    WAIT_LIST_NO_COUNT, /* 0, a list holding a complete event */
+    WAIT_FOREIGN,       /* 1, an event of buf[2]'s cl_context */
+    WAIT_COMPLETE,      /* 2, two complete events of the context's cl_context */
+};
+
+/* A complete user event of buf's cl_context. */
+static cl_event complete_event_of(cl_mem buf)
+{
+    cl_context owner = NULL;
+    ck_assert_int_eq(clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof owner, &owner, NULL), CL_SUCCESS);
+    cl_int err;
+    cl_event e = clCreateUserEvent(owner, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clSetUserEventStatus(e, CL_COMPLETE), CL_SUCCESS);
+    return e;
+}
+
+/* buf: src, dst, and for WAIT_FOREIGN a buffer of the other cl_context. A
+ * success is also checked against the reference. */
 static clprim_status scan_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
     const int exclusive = row->call == SCAN_EXCLUSIVE;
-    if (row->want != CLPRIM_SUCCESS || row->n == 0)
-        return clprim_scan(ctx, row->type, (clprim_op)row->op, exclusive, buf[0], row->offset[0], buf[1],
-                           row->offset[1], row->n, NULL);
-    const size_t es = reference_type_size(row->type), bytes = row->n * es;
-    unsigned char *src = harness_malloc(bytes), *dst = harness_malloc(bytes);
-    harness_read(ctx, buf[0], row->offset[0] * es, bytes, src);
+    cl_event events[2] = {NULL, NULL};
+    cl_uint nevents = 0;
+    const cl_event *wait_list = NULL;
+    switch (row->variant) {
+    case WAIT_NULL_LIST: nevents = 1; break;
+    case WAIT_LIST_NO_COUNT: events[0] = complete_event_of(buf[0]); wait_list = events; break;
+    case WAIT_FOREIGN: events[0] = complete_event_of(buf[2]); nevents = 1; wait_list = events; break;
+    case WAIT_COMPLETE:
+        events[0] = complete_event_of(buf[0]);
+        events[1] = complete_event_of(buf[0]);
+        nevents = 2;
+        wait_list = events;
+        break;
+    }
+    /* A success's input, for the reference (nothing to read for a failure or n == 0). */
+    const size_t es = reference_type_size(row->type), bytes = row->want == CLPRIM_SUCCESS ? row->n * es : 0;
+    unsigned char *src = harness_malloc(bytes + 1), *dst = harness_malloc(bytes + 1);
+    if (bytes > 0)
+        harness_read(ctx, buf[0], row->offset[0] * es, bytes, src);
     clprim_status s = clprim_scan(ctx, row->type, (clprim_op)row->op, exclusive, buf[0], row->offset[0], buf[1],
-                                  row->offset[1], row->n, NULL);
-    if (s == CLPRIM_SUCCESS) {
+                                  row->offset[1], row->n, nevents, wait_list, NULL);
+    for (int i = 0; i < 2; i++)
+        if (events[i])
+            clReleaseEvent(events[i]);
+    if (s == CLPRIM_SUCCESS && bytes > 0) {
         harness_read(ctx, buf[1], row->offset[1] * es, bytes, dst);
         char msg[768];
         ck_assert_msg(reference_check_scan(row->type, (clprim_op)row->op, exclusive, src, dst, row->n, msg,
@@ -821,6 +990,21 @@ static const harness_bad_call scan_bad_calls[] = {
      "another OpenCL context", .also = "src"},
     {"dst of another context", SCAN_INCLUSIVE, 0, {HB_A, HB_FOREIGN}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
      "another OpenCL context", .also = "dst"},
+    /* Event wait lists, OpenCL's rules; checked with the other arguments. */
+    {"wait list NULL with a count", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "event_wait_list is NULL", .also = "clprim_scan", .variant = WAIT_NULL_LIST},
+    {"wait list NULL with a count, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "event_wait_list is NULL", .variant = WAIT_NULL_LIST},
+    {"wait list with count 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "num_events_in_wait_list is 0", .variant = WAIT_LIST_NO_COUNT},
+    {"wait list event of another context", SCAN_INCLUSIVE, 0, {HB_A, HB_B, HB_FOREIGN}, {0, 0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "event_wait_list[0]", .also = "another cl_context", .variant = WAIT_FOREIGN},
+    {"wait list event of another context, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B, HB_FOREIGN}, {0, 0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "event_wait_list[0]", .variant = WAIT_FOREIGN},
+    {"wait list of complete events", SCAN_EXCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 1000, CLPRIM_SUCCESS, NULL,
+     .written = HB_ARG(1), .variant = WAIT_COMPLETE},
+    {"wait list of complete events, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 0, CLPRIM_SUCCESS, NULL,
+     .variant = WAIT_COMPLETE},
     /* Refused before anything is compiled. */
     {"double without cl_khr_fp64", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_UNSUPPORTED, "fp64",
      .type = CLPRIM_DOUBLE, .also = "double", .without_fp64 = 1},
@@ -851,6 +1035,13 @@ static Suite *scan_suite(void)
     tcase_add_test(tc, scan_sub_buffers);
     tcase_add_test(tc, scan_sub_buffers_of_one_parent);
     suite_add_tcase(s, tc);
+
+    TCase *events = tcase_create("wait_lists");
+    tcase_set_timeout(events, 300);
+    tcase_add_test(events, scan_waits_for_user_event);
+    tcase_add_test(events, scan_waits_for_another_queue);
+    tcase_add_test(events, scan_empty_waits_for_its_list);
+    suite_add_tcase(s, events);
 
     TCase *nan = tcase_create("nan");
     tcase_set_timeout(nan, 600);

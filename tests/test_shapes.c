@@ -74,20 +74,20 @@ static void check_scan_reduce_compact_histogram(clprim_context *ctx, const char 
     cl_mem src = harness_buffer(ctx, N * sizeof *in, in), dst = harness_buffer(ctx, N * sizeof *in, NULL);
     char msg[512];
 
-    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, N, NULL), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, N, 0, NULL, NULL), CLPRIM_SUCCESS);
     harness_read(ctx, dst, 0, N * sizeof *out, out);
     CHECK(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, in, out, N, msg, sizeof msg) == N, "%s scan: %s", what,
           msg);
 
     int32_t got_max;
-    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, N, &got_max), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, N, &got_max, 0, NULL), CLPRIM_SUCCESS);
     CHECK(reference_check_reduce(CLPRIM_INT32, CLPRIM_MAX, in, N, &got_max, msg, sizeof msg), "%s reduce: %s", what,
           msg);
 
     int32_t limit = 250;
     clprim_predicate keep = {CLPRIM_KEEP_GT, &limit, NULL, 0, NULL};
     size_t kept = 0;
-    ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &keep, src, 0, dst, 0, N, &kept, NULL, 0, NULL),
+    ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &keep, src, 0, dst, 0, N, &kept, NULL, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
     size_t want_kept = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_GT, &limit, NULL, NULL, in, N, want);
     harness_read(ctx, dst, 0, N * sizeof *out, out);
@@ -97,7 +97,7 @@ static void check_scan_reduce_compact_histogram(clprim_context *ctx, const char 
     enum { BINS = 37 };
     uint32_t counts[BINS], want_counts[BINS] = {0};
     cl_mem hist = harness_buffer(ctx, sizeof counts, NULL);
-    ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, N, -900, 900, BINS, hist, 0, 0, NULL),
+    ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, N, -900, 900, BINS, hist, 0, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
     harness_read(ctx, hist, 0, sizeof counts, counts);
     reference_histogram(CLPRIM_INT32, in, 1, N, -900, 900, BINS, want_counts);
@@ -118,8 +118,9 @@ static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t
         keys[i] = (uint32_t)harness_rand(rng);
     cl_mem keys_in = harness_buffer(ctx, N * 4, keys), keys_out = harness_buffer(ctx, N * 4, NULL);
     cl_mem values = harness_buffer(ctx, N * 4, NULL);
-    ck_assert_int_eq(clprim_sort_pairs(ctx, CLPRIM_UINT32, keys_in, 0, keys_out, 0, NULL, 0, values, 0, N, NULL),
-                     CLPRIM_SUCCESS);
+    ck_assert_int_eq(
+        clprim_sort_pairs(ctx, CLPRIM_UINT32, keys_in, 0, keys_out, 0, NULL, 0, values, 0, N, 0, NULL, NULL),
+        CLPRIM_SUCCESS);
     harness_read(ctx, values, 0, N * 4, order);
     uint32_t *want = reference_sort_perm(CLPRIM_UINT32, keys, N);
     CHECK(!memcmp(order, want, N * 4), "%s sort: permutation differs", what);
@@ -133,7 +134,7 @@ static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t
     uint32_t start[BOXES + 1], want_start[BOXES + 1];
     uint32_t *want_order = harness_malloc(N * sizeof *want_order);
     cl_mem positions = harness_buffer(ctx, N * 3 * sizeof *pos, pos), starts = harness_buffer(ctx, sizeof start, NULL);
-    ck_assert_int_eq(clprim_box_sort(ctx, &grid, positions, 0, N, starts, 0, values, 0, NULL, 0, NULL),
+    ck_assert_int_eq(clprim_box_sort(ctx, &grid, positions, 0, N, starts, 0, values, 0, NULL, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
     harness_read(ctx, starts, 0, sizeof start, start);
     harness_read(ctx, values, 0, N * 4, order);
@@ -160,13 +161,14 @@ static void check_images(clprim_context *ctx, const char *what, uint64_t *rng)
     cl_mem src_buf = harness_buffer(ctx, BYTES, pixels), dst_buf = harness_buffer(ctx, BYTES, NULL);
     clprim_image src = {src_buf, 0, W, H, 0, CLPRIM_RGB8}, dst = {dst_buf, 0, W, H, 0, CLPRIM_RGB8};
 
-    ck_assert_int_eq(clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_YELLOW, NULL), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_YELLOW, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
     harness_read(ctx, dst_buf, 0, BYTES, got);
     reference_threshold_red(pixels, W * BPP, want, W * BPP, W, H, BPP, 0.7f, CLPRIM_THRESHOLD_YELLOW);
     CHECK(!memcmp(got, want, BYTES), "%s red threshold differs", what);
 
     unsigned level = 0;
-    ck_assert_int_eq(clprim_threshold_otsu(ctx, &src, &dst, &level, NULL), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_threshold_otsu(ctx, &src, &dst, &level, 0, NULL, NULL), CLPRIM_SUCCESS);
     uint32_t hist[256];
     reference_image_histogram(pixels, W * BPP, W, H, BPP, CLPRIM_CHANNEL_GREY, 256, hist);
     CHECK(level == reference_otsu(hist, 256), "%s Otsu level %u, want %u", what, level, reference_otsu(hist, 256));
@@ -180,7 +182,7 @@ static void check_images(clprim_context *ctx, const char *what, uint64_t *rng)
     memcpy(want_centres, centres, sizeof centres);
     unsigned char labels[W * H];
     clprim_kmeans_info info, want_info;
-    ck_assert_int_eq(clprim_kmeans(ctx, &src, K, 20, centres, NULL, 0, &dst, &info), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_kmeans(ctx, &src, K, 20, centres, NULL, 0, &dst, &info, 0, NULL), CLPRIM_SUCCESS);
     reference_image_view view = {pixels, 0, W, H, W * BPP, CLPRIM_RGB8};
     memcpy(want, pixels, BYTES);
     reference_kmeans(&view, K, 20, want_centres, labels, want, &want_info);

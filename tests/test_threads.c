@@ -95,52 +95,61 @@ enum { N = 1000 };
 static clprim_status call_set_tuning(clprim_context *c) { return clprim_set_tuning(c, NULL); }
 static clprim_status call_scan(clprim_context *c)
 {
-    return clprim_scan(c, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, NULL, 0, 1, NULL);
+    return clprim_scan(c, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
 }
 static clprim_status call_reduce(clprim_context *c)
 {
-    return clprim_reduce(c, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, 1, NULL);
+    return clprim_reduce(c, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, 1, NULL, 0, NULL);
 }
 static clprim_status call_compact(clprim_context *c)
 {
-    return clprim_compact(c, CLPRIM_INT32, NULL, NULL, 0, NULL, 0, 1, NULL, NULL, 0, NULL);
+    return clprim_compact(c, CLPRIM_INT32, NULL, NULL, 0, NULL, 0, 1, NULL, NULL, 0, 0, NULL, NULL);
 }
 static clprim_status call_histogram(clprim_context *c)
 {
-    return clprim_histogram(c, CLPRIM_INT32, NULL, 0, 1, 0, 1, 1, NULL, 0, 0, NULL);
+    return clprim_histogram(c, CLPRIM_INT32, NULL, 0, 1, 0, 1, 1, NULL, 0, 0, 0, NULL, NULL);
 }
 static clprim_status call_threshold_red(clprim_context *c)
 {
-    return clprim_threshold_red(c, NULL, NULL, 1.0f, CLPRIM_THRESHOLD_KEEP, NULL);
+    return clprim_threshold_red(c, NULL, NULL, 1.0f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL);
 }
 static clprim_status call_threshold_red_planar(clprim_context *c)
 {
-    return clprim_threshold_red_planar(c, NULL, NULL, 1.0f, CLPRIM_THRESHOLD_KEEP, NULL);
+    return clprim_threshold_red_planar(c, NULL, NULL, 1.0f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL);
 }
 static clprim_status call_image_histogram(clprim_context *c)
 {
-    return clprim_image_histogram(c, NULL, CLPRIM_CHANNEL_GREY, 256, NULL, 0, NULL);
+    return clprim_image_histogram(c, NULL, CLPRIM_CHANNEL_GREY, 256, NULL, 0, 0, NULL, NULL);
 }
-static clprim_status call_otsu(clprim_context *c) { return clprim_otsu(c, NULL, 0, 256, NULL, 0, NULL, NULL); }
-static clprim_status call_threshold_grey(clprim_context *c) { return clprim_threshold_grey(c, NULL, NULL, 0, NULL); }
+static clprim_status call_otsu(clprim_context *c) { return clprim_otsu(c, NULL, 0, 256, NULL, 0, NULL, 0, NULL, NULL); }
+static clprim_status call_threshold_grey(clprim_context *c)
+{
+    return clprim_threshold_grey(c, NULL, NULL, 0, 0, NULL, NULL);
+}
 static clprim_status call_threshold_grey_buffer(clprim_context *c)
 {
-    return clprim_threshold_grey_buffer(c, NULL, NULL, NULL, 0, NULL);
+    return clprim_threshold_grey_buffer(c, NULL, NULL, NULL, 0, 0, NULL, NULL);
 }
-static clprim_status call_threshold_otsu(clprim_context *c) { return clprim_threshold_otsu(c, NULL, NULL, NULL, NULL); }
+static clprim_status call_threshold_otsu(clprim_context *c)
+{
+    return clprim_threshold_otsu(c, NULL, NULL, NULL, 0, NULL, NULL);
+}
 static clprim_status call_sort_keys(clprim_context *c)
 {
-    return clprim_sort_keys(c, CLPRIM_UINT32, NULL, 0, NULL, 0, 1, NULL);
+    return clprim_sort_keys(c, CLPRIM_UINT32, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
 }
 static clprim_status call_sort_pairs(clprim_context *c)
 {
-    return clprim_sort_pairs(c, CLPRIM_UINT32, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, NULL);
+    return clprim_sort_pairs(c, CLPRIM_UINT32, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
 }
 static clprim_status call_box_sort(clprim_context *c)
 {
-    return clprim_box_sort(c, NULL, NULL, 0, 1, NULL, 0, NULL, 0, NULL, 0, NULL);
+    return clprim_box_sort(c, NULL, NULL, 0, 1, NULL, 0, NULL, 0, NULL, 0, 0, NULL, NULL);
 }
-static clprim_status call_kmeans(clprim_context *c) { return clprim_kmeans(c, NULL, 1, 1, NULL, NULL, 0, NULL, NULL); }
+static clprim_status call_kmeans(clprim_context *c)
+{
+    return clprim_kmeans(c, NULL, 1, 1, NULL, NULL, 0, NULL, NULL, 0, NULL);
+}
 
 static const struct {
     const char *name;
@@ -180,11 +189,11 @@ static void *hold(void *arg)
     holder *h = arg;
     clprim_entry entry = {h->ctx, 0};
     h->entered = clprim_enter(&entry, "holder");
-    h->nested_bad = clprim_scan(h->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, h->dst, 0, N, NULL);
+    h->nested_bad = clprim_scan(h->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, h->dst, 0, N, 0, NULL, NULL);
     snprintf(h->nested_bad_message, sizeof h->nested_bad_message, "%s", clprim_last_error(h->ctx));
     sem_post(&h->done);
     sem_wait(&h->go);
-    h->nested_good = clprim_scan(h->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, h->src, 0, h->dst, 0, N, NULL);
+    h->nested_good = clprim_scan(h->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, h->src, 0, h->dst, 0, N, 0, NULL, NULL);
     sem_post(&h->done);
     sem_wait(&h->go);
     clprim_leave(&entry);
@@ -196,7 +205,7 @@ static void *hold(void *arg)
  * put its message on this thread and leave the holder's message alone. */
 static void assert_scan_busy(clprim_context *ctx, cl_mem src, cl_mem dst, const char *holder_message)
 {
-    clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, NULL);
+    clprim_status s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, 0, NULL, NULL);
     harness_assert_error(NULL, s, CLPRIM_CONTEXT_BUSY, "clprim_scan: the context is in use by another thread");
     ck_assert_str_eq(clprim_last_error(ctx), holder_message);
     int32_t out[N];
@@ -252,7 +261,8 @@ START_TEST(busy_context_is_refused)
         sem_post(&h.go);
         sem_wait(&h.done);
         pthread_join(thread, NULL);
-        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, src, 0, dst, 0, N, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         ck_assert_str_eq(clprim_last_error(ctx), "");
         assert_scanned(ctx, data, dst);
 
@@ -295,7 +305,7 @@ static void *race(void *arg)
         }
         cl_int err = clEnqueueFillBuffer(queue, r->dst, &sentinel, 1, 0, bytes, 0, NULL, NULL);
         usleep((useconds_t)(harness_rand(&r->rng) % 300));
-        clprim_status s = clprim_scan(r->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, r->src, 0, r->dst, 0, RACE_N, NULL);
+        clprim_status s = clprim_scan(r->ctx, CLPRIM_INT32, CLPRIM_SUM, 0, r->src, 0, r->dst, 0, RACE_N, 0, NULL, NULL);
         if (err == CL_SUCCESS)
             err = clEnqueueReadBuffer(queue, r->dst, CL_TRUE, 0, bytes, r->out, 0, NULL, NULL);
         if (err != CL_SUCCESS) {

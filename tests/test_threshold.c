@@ -131,7 +131,7 @@ static void red_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel_forma
 
     clprim_image si = make_image(sbuf, &sp, w, h, f), di = make_image(dbuf, &dp, w, h, f);
     cl_event done = NULL;
-    clprim_status s = clprim_threshold_red(ctx, &si, &di, ratio, mode, &done);
+    clprim_status s = clprim_threshold_red(ctx, &si, &di, ratio, mode, 0, NULL, &done);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%zux%zu: %s: %s", w, h, clprim_status_name(s), clprim_last_error(ctx));
     finish(ctx, done);
     harness_assert_single_ref(sbuf, "src");
@@ -205,7 +205,8 @@ START_TEST(red_exhaustive_pairs)
         reference_threshold_red(src, w * 3, want, w * 3, w, h, 3, ratio, CLPRIM_THRESHOLD_YELLOW);
         cl_mem sbuf = harness_buffer(ctx, w * h * 3, src), dbuf = harness_buffer(ctx, w * h * 3, NULL);
         clprim_image si = {sbuf, 0, w, h, 0, CLPRIM_RGB8}, di = {dbuf, 0, w, h, 0, CLPRIM_RGB8};
-        ck_assert_int_eq(clprim_threshold_red(ctx, &si, &di, ratio, CLPRIM_THRESHOLD_YELLOW, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_threshold_red(ctx, &si, &di, ratio, CLPRIM_THRESHOLD_YELLOW, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         harness_read(ctx, dbuf, 0, w * h * 3, got);
         placement p = {0, w * 3, w * h * 3, 0};
         assert_same_bytes(got, want, w * h * 3, &p, 3, k ? "every (r, g, g)" : "every (r, g, 0)");
@@ -272,7 +273,7 @@ static void planar_case(clprim_context *ctx, size_t w, size_t h, clprim_threshol
     }
     reference_threshold_red_planar(src + soff, want + doff, n, ratio, mode);
     clprim_planar_image si = {sbuf, soff, w, h}, di = {dbuf, doff, w, h};
-    clprim_status s = clprim_threshold_red_planar(ctx, &si, &di, ratio, mode, NULL);
+    clprim_status s = clprim_threshold_red_planar(ctx, &si, &di, ratio, mode, 0, NULL, NULL);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", clprim_status_name(s), clprim_last_error(ctx));
     harness_read(ctx, dbuf, 0, dlen * sizeof(float), got);
     for (size_t i = 0; i < dlen; i++) {
@@ -332,7 +333,7 @@ static void histogram_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel
     cl_mem sbuf = harness_buffer(ctx, sp.bytes, src), hbuf = harness_buffer(ctx, len * 4, NULL);
     clprim_image img = make_image(sbuf, &sp, w, h, f);
     cl_event done = NULL;
-    clprim_status s = clprim_image_histogram(ctx, &img, channel, bins, hbuf, before, &done);
+    clprim_status s = clprim_image_histogram(ctx, &img, channel, bins, hbuf, before, 0, NULL, &done);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", clprim_status_name(s), clprim_last_error(ctx));
     finish(ctx, done);
     harness_assert_single_ref(hbuf, "hist");
@@ -389,7 +390,8 @@ START_TEST(histogram_lecture_grey_16)
         }
         cl_mem sbuf = harness_buffer(ctx, w * h * 4, px), hbuf = harness_buffer(ctx, 16 * 4, NULL);
         clprim_image img = {sbuf, 0, w, h, 0, CLPRIM_RGBA8};
-        ck_assert_int_eq(clprim_image_histogram(ctx, &img, CLPRIM_CHANNEL_GREY, 16, hbuf, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_image_histogram(ctx, &img, CLPRIM_CHANNEL_GREY, 16, hbuf, 0, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         uint32_t got[16];
         harness_read(ctx, hbuf, 0, sizeof got, got);
         for (int b = 0; b < 16; b++)
@@ -415,18 +417,18 @@ static void otsu_case(clprim_context *ctx, const uint32_t *hist, size_t bins, co
 
     /* 1. to the host only; 2. to the device only; 3. both. */
     unsigned got = 1000;
-    clprim_status s = clprim_otsu(ctx, hbuf, before, bins, NULL, 0, &got, NULL);
+    clprim_status s = clprim_otsu(ctx, hbuf, before, bins, NULL, 0, &got, 0, NULL, NULL);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", clprim_status_name(s), clprim_last_error(ctx));
     ck_assert_msg(got == want, "%s (%zu bins): Otsu level %u, reference %u", what, bins, got, want);
     cl_event done = NULL;
-    ck_assert_int_eq(clprim_otsu(ctx, hbuf, before, bins, lbuf, 2, NULL, &done), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_otsu(ctx, hbuf, before, bins, lbuf, 2, NULL, 0, NULL, &done), CLPRIM_SUCCESS);
     finish(ctx, done);
     uint32_t levels[4];
     harness_read(ctx, lbuf, 0, sizeof levels, levels);
     ck_assert_msg(levels[2] == want, "%s: level in the buffer %u, want %u", what, levels[2], want);
     ck_assert(harness_all_sentinel(levels, 8) && harness_all_sentinel(&levels[3], 4));
     got = 1000;
-    ck_assert_int_eq(clprim_otsu(ctx, hbuf, before, bins, lbuf, 0, &got, NULL), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_otsu(ctx, hbuf, before, bins, lbuf, 0, &got, 0, NULL, NULL), CLPRIM_SUCCESS);
     harness_read(ctx, lbuf, 0, 4, levels);
     ck_assert_uint_eq(got, want);
     ck_assert_uint_eq(levels[0], want);
@@ -503,11 +505,11 @@ static void grey_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel_form
     clprim_status s;
     unsigned used = level;
     if (how == 0) {
-        s = clprim_threshold_grey(ctx, &si, &di, level, NULL);
+        s = clprim_threshold_grey(ctx, &si, &di, level, 0, NULL, NULL);
     } else if (how == 1) { /* the level from a device buffer */
         uint32_t lv[3] = {7, level, 9};
         cl_mem lbuf = harness_buffer(ctx, sizeof lv, lv);
-        s = clprim_threshold_grey_buffer(ctx, &si, &di, lbuf, 1, NULL);
+        s = clprim_threshold_grey_buffer(ctx, &si, &di, lbuf, 1, 0, NULL, NULL);
         clFinish(clprim_queue(ctx));
         clReleaseMemObject(lbuf);
     } else { /* Otsu, all on the device */
@@ -515,7 +517,7 @@ static void grey_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel_form
         reference_image_histogram(src + sp.offset, sp.pitch, w, h, sbpp, CLPRIM_CHANNEL_GREY, 256, hist);
         used = reference_otsu(hist, 256);
         unsigned got_level = 1000;
-        s = clprim_threshold_otsu(ctx, &si, &di, &got_level, NULL);
+        s = clprim_threshold_otsu(ctx, &si, &di, &got_level, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             ck_assert_msg(got_level == used, "Otsu level %u, reference %u", got_level, used);
     }
@@ -599,7 +601,7 @@ START_TEST(photos_red_threshold)
             for (size_t m = 0; m < 3; m++) {
                 /* The whole photograph ... */
                 clprim_image si = {sbuf, 0, w, h, 0, f}, di = {dbuf, 0, w, h, 0, f};
-                ck_assert_int_eq(clprim_threshold_red(ctx, &si, &di, 0.7f, modes[m], NULL), CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_threshold_red(ctx, &si, &di, 0.7f, modes[m], 0, NULL, NULL), CLPRIM_SUCCESS);
                 reference_threshold_red(px, w * bpp, want, w * bpp, w, h, bpp, 0.7f, modes[m]);
                 harness_read(ctx, dbuf, 0, bytes, got);
                 placement p = {0, w * bpp, bytes, 0};
@@ -629,7 +631,7 @@ START_TEST(photos_red_threshold)
                 size_t dpitch = ww * bpp + 5;
                 cl_mem wbuf = harness_buffer(ctx, hh * dpitch, NULL);
                 clprim_image dw = {wbuf, 0, ww, hh, dpitch, f};
-                ck_assert_int_eq(clprim_threshold_red(ctx, &sw, &dw, 0.6f, modes[m], NULL), CLPRIM_SUCCESS);
+                ck_assert_int_eq(clprim_threshold_red(ctx, &sw, &dw, 0.6f, modes[m], 0, NULL, NULL), CLPRIM_SUCCESS);
                 uint8_t *wwant = harness_malloc(hh * dpitch), *wgot = harness_malloc(hh * dpitch);
                 memset(wwant, HARNESS_SENTINEL, hh * dpitch);
                 reference_threshold_red(px + (y0 * w + x0) * bpp, w * bpp, wwant, dpitch, ww, hh, bpp, 0.6f, modes[m]);
@@ -650,7 +652,7 @@ START_TEST(photos_red_threshold)
             cl_mem fbuf = harness_buffer(ctx, 3 * n * sizeof(float), planes),
                    gbuf = harness_buffer(ctx, 3 * n * sizeof(float), NULL);
             clprim_planar_image fs = {fbuf, 0, w, h}, fd = {gbuf, 0, w, h};
-            ck_assert_int_eq(clprim_threshold_red_planar(ctx, &fs, &fd, 0.7f, CLPRIM_THRESHOLD_REINSERT, NULL),
+            ck_assert_int_eq(clprim_threshold_red_planar(ctx, &fs, &fd, 0.7f, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
             reference_threshold_red_planar(planes, pw, n, 0.7f, CLPRIM_THRESHOLD_REINSERT);
             harness_read(ctx, gbuf, 0, 3 * n * sizeof(float), pg);
@@ -658,8 +660,9 @@ START_TEST(photos_red_threshold)
                           photos[k]);
             /* The planar and interleaved tests pick the same pixels. */
             ck_assert_int_eq(clprim_threshold_red(ctx, &(clprim_image){sbuf, 0, w, h, 0, f},
-                                                  &(clprim_image){dbuf, 0, w, h, 0, f}, 0.7f,
-                                                  CLPRIM_THRESHOLD_REINSERT, NULL), CLPRIM_SUCCESS);
+                                                  &(clprim_image){dbuf, 0, w, h, 0, f}, 0.7f, CLPRIM_THRESHOLD_REINSERT,
+                                                  0, NULL, NULL),
+                             CLPRIM_SUCCESS);
             harness_read(ctx, dbuf, 0, bytes, got);
             for (size_t i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++)
@@ -702,7 +705,7 @@ START_TEST(photos_histograms_and_otsu)
         clprim_image si = {sbuf, 0, w, h, 0, CLPRIM_RGB8}, mi = {mbuf, 0, w, h, 0, CLPRIM_GREY8};
         unsigned level = 1000;
         cl_event done = NULL;
-        ck_assert_int_eq(clprim_threshold_otsu(ctx, &si, &mi, &level, &done), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_threshold_otsu(ctx, &si, &mi, &level, 0, NULL, &done), CLPRIM_SUCCESS);
         finish(ctx, done);
         reference_image_histogram(px, w * 3, w, h, 3, CLPRIM_CHANNEL_GREY, 256, hist);
         ck_assert_uint_eq(level, reference_otsu(hist, 256));
@@ -739,11 +742,13 @@ START_TEST(red_ratio_one_selects_nothing)
             red[4 * i] = 255, red[4 * i + 1] = red[4 * i + 2] = 0, red[4 * i + 3] = 9;
         cl_mem rb = harness_buffer(ctx, bytes, red), out = harness_buffer(ctx, bytes, NULL);
         const clprim_image rs = {rb, 0, w, h, 0, CLPRIM_RGBA8}, od = {out, 0, w, h, 0, CLPRIM_RGBA8};
-        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 1.0f, CLPRIM_THRESHOLD_KEEP, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 1.0f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         harness_read(ctx, out, 0, bytes, got);
         for (size_t i = 0; i < w * h; i++)
             ck_assert(got[4 * i] == 0 && got[4 * i + 1] == 0 && got[4 * i + 2] == 0 && got[4 * i + 3] == 9);
-        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 0.999f, CLPRIM_THRESHOLD_KEEP, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_threshold_red(ctx, &rs, &od, 0.999f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
         harness_read(ctx, out, 0, bytes, got);
         ck_assert_int_eq(got[0], 255);
         clReleaseMemObject(out);
@@ -844,22 +849,22 @@ static clprim_status threshold_bad_call(clprim_context *ctx, const harness_bad_c
     clprim_status s;
     switch (row->call) {
     case RED:
-        return clprim_threshold_red(ctx, src, dst, ratio, (clprim_threshold_mode)row->op, NULL);
+        return clprim_threshold_red(ctx, src, dst, ratio, (clprim_threshold_mode)row->op, 0, NULL, NULL);
     case RED_PLANAR:
         return clprim_threshold_red_planar(ctx, row->variant == TH_SRC_NULL ? NULL : &planar[0], &planar[1], ratio,
-                                           (clprim_threshold_mode)row->op, NULL);
+                                           (clprim_threshold_mode)row->op, 0, NULL, NULL);
     case IMAGE_HISTOGRAM:
-        return clprim_image_histogram(ctx, src, (clprim_channel)row->op, bins, buf[1], row->offset[1], NULL);
+        return clprim_image_histogram(ctx, src, (clprim_channel)row->op, bins, buf[1], row->offset[1], 0, NULL, NULL);
     case OTSU:
         s = clprim_otsu(ctx, buf[0], row->offset[0], bins, buf[1], row->offset[1],
-                        row->variant == TH_NO_RESULT ? NULL : &level, NULL);
+                        row->variant == TH_NO_RESULT ? NULL : &level, 0, NULL, NULL);
         break;
     case GREY:
-        return clprim_threshold_grey(ctx, src, dst, grey_level, NULL);
+        return clprim_threshold_grey(ctx, src, dst, grey_level, 0, NULL, NULL);
     case GREY_BUFFER:
-        return clprim_threshold_grey_buffer(ctx, src, dst, buf[2], row->offset[2], NULL);
+        return clprim_threshold_grey_buffer(ctx, src, dst, buf[2], row->offset[2], 0, NULL, NULL);
     default:
-        s = clprim_threshold_otsu(ctx, src, dst, &level, NULL);
+        s = clprim_threshold_otsu(ctx, src, dst, &level, 0, NULL, NULL);
         break;
     }
     if (s != CLPRIM_SUCCESS)

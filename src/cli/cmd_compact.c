@@ -510,7 +510,7 @@ int cmd_compact(int argc, char **argv)
             clEnqueueWriteBuffer(clprim_queue(ctx), src, CL_TRUE, 0, n * es, data, 0, NULL, NULL);
         clFinish(clprim_queue(ctx));
         double start = cli_now();
-        s = clprim_compact(ctx, t, &pred, src, 0, dst, 0, n, &kept, NULL, 0, NULL);
+        s = clprim_compact(ctx, t, &pred, src, 0, dst, 0, n, &kept, NULL, 0, 0, NULL, NULL);
         double took = cli_now() - start;
         if (r == 0)
             first = took;

@@ -64,12 +64,12 @@ static int demo_photo(clprim_context *ctx, const char *path, size_t max_pixels, 
     if (cli_image_alloc(&result, img.width, img.height, 3, 0) == 0 &&
         cli_image_alloc(&expect, img.width, img.height, 3, 0) == 0) {
         double first = cli_now();
-        clprim_status s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, NULL);
+        clprim_status s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
         clFinish(clprim_queue(ctx));
         first = cli_now() - first;
         double start = cli_now();
         if (s == CLPRIM_SUCCESS)
-            s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, NULL);
+            s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
         clFinish(clprim_queue(ctx));
         double device_s = cli_now() - start;
         if (s != CLPRIM_SUCCESS) {

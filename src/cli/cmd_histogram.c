@@ -181,7 +181,8 @@ int cmd_histogram(int argc, char **argv)
     double call_ms = 0;
     for (int run = 0; run < 2; run++) { /* the first call builds the kernels */
         double start = cli_now();
-        clprim_status s = clprim_image_histogram(ctx, &si, (clprim_channel)channel, (size_t)bins, hbuf, 0, NULL);
+        clprim_status s =
+            clprim_image_histogram(ctx, &si, (clprim_channel)channel, (size_t)bins, hbuf, 0, 0, NULL, NULL);
         if (s != CLPRIM_SUCCESS) {
             fprintf(stderr, "clprim histogram: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
             goto done;

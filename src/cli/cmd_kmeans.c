@@ -101,12 +101,12 @@ int cmd_kmeans(int argc, char **argv)
     memcpy(centres, seeded, sizeof centres);
     clprim_kmeans_info info;
     double start = cli_now();
-    s = clprim_kmeans(ctx, &si, (unsigned)k, 1, centres, lab, 0, NULL, &info);
+    s = clprim_kmeans(ctx, &si, (unsigned)k, 1, centres, lab, 0, NULL, &info, 0, NULL);
     const double first_ms = (cli_now() - start) * 1e3;
     memcpy(centres, seeded, sizeof centres);
     start = cli_now();
     if (s == CLPRIM_SUCCESS)
-        s = clprim_kmeans(ctx, &si, (unsigned)k, (unsigned)iterations, centres, lab, 0, &di, &info);
+        s = clprim_kmeans(ctx, &si, (unsigned)k, (unsigned)iterations, centres, lab, 0, &di, &info, 0, NULL);
     const double device_ms = (cli_now() - start) * 1e3;
     if (s != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim kmeans: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));

@@ -107,11 +107,11 @@ int cmd_threshold(int argc, char **argv)
         double start = cli_now();
         clprim_status s;
         if (mode <= 2)
-            s = clprim_threshold_red(ctx, &si, &di, (float)ratio, (clprim_threshold_mode)mode, &ev);
+            s = clprim_threshold_red(ctx, &si, &di, (float)ratio, (clprim_threshold_mode)mode, 0, NULL, &ev);
         else if (mode == 3)
-            s = clprim_threshold_grey(ctx, &si, &di, (unsigned)level, &ev);
+            s = clprim_threshold_grey(ctx, &si, &di, (unsigned)level, 0, NULL, &ev);
         else
-            s = clprim_threshold_otsu(ctx, &si, &di, &otsu, &ev);
+            s = clprim_threshold_otsu(ctx, &si, &di, &otsu, 0, NULL, &ev);
         if (s != CLPRIM_SUCCESS) {
             fprintf(stderr, "clprim threshold: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
             goto done;

@@ -154,12 +154,12 @@ static void scan_exclusive_cpu(workload *w) { scan_cpu(w, 1); }
 
 static clprim_status scan_inclusive_run(workload *w)
 {
-    return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 0, w->in_buf, 0, w->out_buf, 0, w->n, NULL);
+    return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 0, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
 }
 
 static clprim_status scan_exclusive_run(workload *w)
 {
-    return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 1, w->in_buf, 0, w->out_buf, 0, w->n, NULL);
+    return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 1, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
 }
 
 static const workload_kind scan_inclusive = {"scan-inclusive", scan_prepare, scan_inclusive_run,
@@ -177,7 +177,7 @@ static int reduce_prepare(workload *w)
 
 static clprim_status reduce_run(workload *w)
 {
-    return clprim_reduce(w->ctx, w->type, CLPRIM_SUM, w->in_buf, 0, w->n, w->value);
+    return clprim_reduce(w->ctx, w->type, CLPRIM_SUM, w->in_buf, 0, w->n, w->value, 0, NULL);
 }
 
 static void reduce_cpu(workload *w)
@@ -225,7 +225,8 @@ static clprim_status compact_run(workload *w)
     compact_threshold(w->type, middle);
     clprim_predicate keep = {CLPRIM_KEEP_GT, middle, NULL, 0, NULL};
     /* The count stays on the device: nothing blocks, as in a pipeline. */
-    return clprim_compact(w->ctx, w->type, &keep, w->in_buf, 0, w->out_buf, 0, w->n, NULL, w->aux_buf, 0, NULL);
+    return clprim_compact(w->ctx, w->type, &keep, w->in_buf, 0, w->out_buf, 0, w->n, NULL, w->aux_buf, 0,
+                          0, NULL, NULL);
 }
 
 static void compact_cpu(workload *w)
@@ -291,8 +292,7 @@ static int histogram_prepare(workload *w)
 static clprim_status histogram_run(workload *w)
 {
     return clprim_histogram(w->ctx, w->type, w->in_buf, 0, w->n, 0.0, is_floating(w->type) ? 1.0 : 256.0,
-                            HISTOGRAM_BINS,
-                            w->out_buf, 0, 0, NULL);
+                            HISTOGRAM_BINS, w->out_buf, 0, 0, 0, NULL, NULL);
 }
 
 static void histogram_cpu(workload *w)
@@ -345,7 +345,7 @@ static clprim_status threshold_run(workload *w)
     size_t width = threshold_width(w->n);
     clprim_planar_image src = {w->in_buf, 0, width, w->n / width};
     clprim_planar_image dst = {w->out_buf, 0, width, w->n / width};
-    return clprim_threshold_red_planar(w->ctx, &src, &dst, THRESHOLD_RATIO, CLPRIM_THRESHOLD_KEEP, NULL);
+    return clprim_threshold_red_planar(w->ctx, &src, &dst, THRESHOLD_RATIO, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL);
 }
 
 /* The plain C loop, in the header's exact formulation (compiled with

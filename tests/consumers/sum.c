@@ -14,7 +14,7 @@ int main(void)
         values[i] = i + 1;
     cl_mem buf = clCreateBuffer(clprim_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof values,
                                 values, NULL);
-    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 1000, &total);
+    clprim_status s = clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_SUM, buf, 0, 1000, &total, 0, NULL);
     printf("sum: libclprim %s: %d (%s)\n", clprim_version_string(), total, clprim_last_error(ctx));
     clReleaseMemObject(buf);
     clprim_release(ctx);
