@@ -3,16 +3,21 @@
  * Pixel i (0 .. width * height - 1, row-major) starts at byte
  * offset + (i / width) * pitch + (i % width) * PIXEL_SIZE.
  *
- *   kmeans_assign  nearest centre per pixel, by integer squared distance to the
- *                  rounded centres (the lowest index on a tie), and each
+ *   kmeans_assign  nearest centre per pixel, by squared distance to the float
+ *                  centres in float, summed channel by channel in order without
+ *                  fused multiply-add (the lowest index on a tie), and each
  *                  work-group's per-cluster sums and counts in local memory
  *                  (integer local atomics: exact, so the order does not matter);
  *   kmeans_fold    sums the work-groups' partials per (cluster, value), in ulong;
- *   kmeans_apply   every pixel replaced by its cluster's rounded centre.
+ *   kmeans_apply   every pixel replaced by its cluster's centre rounded to 8 bits.
  * Work-groups own contiguous chunks (the split of scan.cl); a chunk holds at
  * most 2^24 pixels so that its uint sums of 8-bit values cannot wrap.
  * Built with -DTYPE_NONE -DPIXEL_SIZE=p -DDIMS=d. */
 #include "common.cl"
+
+/* FP_CONTRACT OFF: the host's C reference computes the same distances with the
+ * same roundings, so both pick the same centre for every pixel. */
+#pragma OPENCL FP_CONTRACT OFF
 
 #ifndef PIXEL_SIZE
 #error "kmeans.cl needs -DPIXEL_SIZE (1, 3 or 4)"
@@ -32,14 +37,14 @@
 #define ACC_ADD(p, v) atomic_add((p), (v))
 #endif
 
-/* centres: k entries of 4 uchar (the rounded centres, padded to 4). partials:
+/* centres: k entries of 4 floats (the centres, padded to 4). partials:
  * groups x k x STRIDE uint, group-major. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void kmeans_assign(__global const uchar *src, ulong src_offset, ulong pitch, uint width, uint n, ulong chunk,
-                   __global const uchar *centres, ulong centres_offset, uint k, __global uchar *labels,
+                   __global const float *centres, ulong centres_offset, uint k, __global uchar *labels,
                    ulong labels_offset, __global uint *partials, ulong partials_offset)
 {
-    __local int cent[KMAX * 4];
+    __local float cent[KMAX * 4];
     __local uint acc[KMAX * STRIDE];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0);
@@ -58,18 +63,19 @@ void kmeans_assign(__global const uchar *src, ulong src_offset, ulong pitch, uin
     for (ulong ii = begin + lid; ii < end; ii += WG) {
         const uint i = (uint)ii, y = i / width, x = i - y * width;
         __global const uchar *p = src + y * pitch + (ulong)x * PIXEL_SIZE;
-        const int c0 = p[0];
+        const uint c0 = p[0];
 #if DIMS == 3
-        const int c1 = p[1], c2 = p[2];
+        const uint c1 = p[1], c2 = p[2];
 #endif
         uint best = 0;
-        int best_d = INT_MAX;
+        float best_d = INFINITY;
         for (uint j = 0; j < k; j++) {
-            const int e0 = c0 - cent[4 * j];
-            int d = e0 * e0;
+            const float e0 = (float)c0 - cent[4 * j];
+            float d = e0 * e0;
 #if DIMS == 3
-            const int e1 = c1 - cent[4 * j + 1], e2 = c2 - cent[4 * j + 2];
-            d += e1 * e1 + e2 * e2;
+            const float e1 = (float)c1 - cent[4 * j + 1], e2 = (float)c2 - cent[4 * j + 2];
+            d = d + e1 * e1;
+            d = d + e2 * e2;
 #endif
             if (d < best_d) {
                 best_d = d;
@@ -78,10 +84,10 @@ void kmeans_assign(__global const uchar *src, ulong src_offset, ulong pitch, uin
         }
         labels[i] = (uchar)best;
         __local uint *a = acc + best * STRIDE;
-        ACC_ADD(&a[0], (uint)c0);
+        ACC_ADD(&a[0], c0);
 #if DIMS == 3
-        ACC_ADD(&a[1], (uint)c1);
-        ACC_ADD(&a[2], (uint)c2);
+        ACC_ADD(&a[1], c1);
+        ACC_ADD(&a[2], c2);
 #endif
         ACC_ADD(&a[DIMS], 1u);
     }
@@ -105,10 +111,17 @@ void kmeans_fold(__global const uint *partials, ulong partials_offset, uint grou
     sums[sums_offset + j] = total;
 }
 
-/* dst pixel i := centres[labels[i]] (grey: the one value); RGBA keeps src's alpha. */
+/* The rounding of the final palette: floor(c + 0.5f), clamped to 0..255. */
+uchar round_level(float c)
+{
+    return convert_uchar_sat(floor(c + 0.5f));
+}
+
+/* dst pixel i := centres[labels[i]] rounded (grey: the one value); RGBA keeps
+ * src's alpha. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void kmeans_apply(__global const uchar *src, ulong src_offset, ulong src_pitch, __global const uchar *labels,
-                  ulong labels_offset, uint width, uint n, ulong chunk, __global const uchar *centres,
+                  ulong labels_offset, uint width, uint n, ulong chunk, __global const float *centres,
                   ulong centres_offset, __global uchar *dst, ulong dst_offset, ulong dst_pitch)
 {
     const ulong begin = get_group_id(0) * chunk;
@@ -119,15 +132,15 @@ void kmeans_apply(__global const uchar *src, ulong src_offset, ulong src_pitch, 
     centres += centres_offset;
     for (ulong ii = begin + get_local_id(0); ii < end; ii += WG) {
         const uint i = (uint)ii, y = i / width, x = i - y * width;
-        __global const uchar *c = centres + 4 * (uint)labels[i];
+        __global const float *c = centres + 4 * (uint)labels[i];
         __global uchar *d = dst + y * dst_pitch + (ulong)x * PIXEL_SIZE;
 #if PIXEL_SIZE == 4
         const uchar alpha = src[y * src_pitch + (ulong)x * 4 + 3];
 #endif
-        d[0] = c[0];
+        d[0] = round_level(c[0]);
 #if DIMS == 3
-        d[1] = c[1];
-        d[2] = c[2];
+        d[1] = round_level(c[1]);
+        d[2] = round_level(c[2]);
 #endif
 #if PIXEL_SIZE == 4
         d[3] = alpha;

@@ -605,46 +605,59 @@ CLPRIM_API clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_g
  * 1 for GREY8, 0 for a value outside the enum. */
 CLPRIM_API unsigned clprim_kmeans_dims(clprim_pixel_format format);
 
-/* Deterministic k-means++ seeding on the host: k centres (k * dims floats, each
- * a pixel's colour) drawn from at most 65536 pixels taken at evenly spaced
- * indices, with splitmix64 from `seed`, each with probability proportional to
- * its integer squared distance to the nearest centre already drawn (the first
- * uniformly). When fewer distinct colours than k remain, the rest repeat the
- * first centre. pixels: height rows of row_pitch bytes (0: packed).
+/* Deterministic greedy k-means++ seeding on the host: k centres (k * dims
+ * floats, each a pixel's colour) drawn from at most 65536 pixels taken at
+ * evenly spaced indices, with splitmix64 from `seed`. The first is drawn
+ * uniformly; for each next one, 2 + floor(ln k) candidates are drawn, each with
+ * probability proportional to its integer squared distance to the nearest
+ * centre already chosen, and the candidate that leaves the lowest sum of those
+ * distances over the sample (the potential) is kept, the first drawn on a tie.
+ * When fewer distinct colours than k remain, the rest repeat the first centre.
+ * pixels: height rows of row_pitch bytes (0: packed).
  * Errors (clprim_last_error(NULL)): NULL pointers, width or height 0, k outside
  * [1, CLPRIM_KMEANS_MAX_K], unknown format, row_pitch below a row. */
 CLPRIM_API clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size_t height,
                                             size_t row_pitch, clprim_pixel_format format, unsigned k,
                                             unsigned long long seed, float *centres);
 
+/* clprim_kmeans stops once an update moves no centre by more than this distance
+ * (Euclidean, in 8-bit levels). */
+#define CLPRIM_KMEANS_TOLERANCE 0.01f
+
 typedef struct {
     unsigned iterations; /* Lloyd iterations run (an assignment and an update each) */
-    int converged;       /* 1: the last update left every rounded centre unchanged */
+    int converged;       /* 1: the last update moved no centre by more than CLPRIM_KMEANS_TOLERANCE */
 } clprim_kmeans_info;
 
 /* Lloyd's k-means of the colours of src (an image as in the threshold section),
- * on the device; blocking (a wait list, no event). centres: k * dims floats, the
- * initial centres on entry (e.g. from clprim_kmeans_seed; values in [0, 255]),
- * the final ones on return. Each iteration:
- *   assignment  every pixel takes the centre nearest to it, by integer squared
- *               distance to the centres rounded to 8 bits (floor(c + 0.5f)),
- *               the lowest index on a tie;
+ * on the device; blocking (a wait list, no event). centres: k * dims floats,
+ * the initial centres on entry (e.g. from clprim_kmeans_seed; values in
+ * [0, 255]), the final ones on return. Each iteration:
+ *   assignment  every pixel takes the centre nearest to it, by squared distance
+ *               to the float centres computed in float as ((e0 * e0) + e1 * e1)
+ *               + e2 * e2, e = (float)value - centre, each operation rounded
+ *               (no fused multiply-add), the lowest index on a tie;
  *   update      per cluster, the sums of its pixels' values and its count, as
  *               exact integers (per-work-group partial sums in local memory,
  *               folded on the device); the centre becomes sum / count (in
  *               double, stored as float); an empty cluster keeps its centre.
- * It stops when an update leaves every rounded centre unchanged (the
- * assignments can no longer change) or after max_iterations (>= 1).
- * Everything is exact integer work but the division, so the result is the same
- * on every device and run, and a C loop doing the same gets the same labels.
+ * It stops when an update moves no centre by more than CLPRIM_KMEANS_TOLERANCE
+ * (an update that moves none at all means the assignment can no longer change)
+ * or after max_iterations (>= 1). The centres are rounded to 8 bits
+ * (floor(c + 0.5f), clamped to 0..255) only for dst.
+ * Every step is either exact integer work or a correctly rounded float or
+ * double operation in a fixed order, so the result is the same on every device
+ * and run, and a C loop doing the same gets the same labels and centres, bit
+ * for bit.
  * Outputs, each optional: labels (width * height cl_uchar, row-major, from
- * labels_offset: each pixel's cluster from the last assignment); dst (the
- * format and size of src; it may be src itself, other overlaps are refused):
- * each pixel replaced by the rounded final centre of its cluster, alpha copied
- * from src; info. labels must not overlap src or dst.
+ * labels_offset: each pixel's cluster from the last assignment, made with the
+ * centres before the last update); dst (the format and size of src; it may be
+ * src itself, other overlaps are refused): each pixel replaced by the rounded
+ * final centre of its cluster, alpha copied from src; info. labels must not
+ * overlap src or dst.
  * Scratch: the work-groups' partial sums (and labels when not given); the
- * rounded centres, written by the host every iteration, go to a 1 KiB buffer
- * made for the call.
+ * centres, written by the host every iteration, go to a 4 KiB buffer made for
+ * the call.
  * Errors: k outside [1, CLPRIM_KMEANS_MAX_K], max_iterations 0, NULL centres,
  * a centre not finite, more than 2^32 - 1 pixels, and the image checks of the
  * threshold section. */

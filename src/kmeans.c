@@ -1,8 +1,9 @@
-/* k-means colour quantization: deterministic k-means++ seeding on the host, then
- * Lloyd's iterations on the device (cl/kmeans.cl). Assignment uses integer
- * squared distances to the centres rounded to 8 bits, and the update works on
- * exact integer sums, so host and device agree pixel for pixel; only the final
- * division sum / count is floating point, and it is done here on the host. */
+/* k-means colour quantization: deterministic greedy k-means++ seeding on the
+ * host, then Lloyd's iterations on the device (cl/kmeans.cl). Assignment uses
+ * float squared distances to the float centres computed in a fixed order
+ * without fused multiply-add, and the update works on exact integer sums, so
+ * host and device agree pixel for pixel; the division sum / count is done here
+ * on the host, and only the final palette is rounded to 8 bits. */
 #include "internal.h"
 
 #include <math.h>
@@ -36,13 +37,6 @@ void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format
     clprim_kernel_options(ctx, NULL, -1, options, size);
 }
 
-/* The rounding that assignment uses: floor(c + 0.5f) clamped to 0..255. */
-static unsigned char round_centre(float c)
-{
-    float r = floorf(c + 0.5f);
-    return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (unsigned char)r;
-}
-
 static uint64_t splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -59,6 +53,26 @@ static uint32_t dist2(const unsigned char *a, const unsigned char *b, unsigned d
         d += (uint32_t)(e * e);
     }
     return d;
+}
+
+/* Candidates drawn per centre after the first: 2 + floor(ln k), as scikit-learn's
+ * greedy k-means++ does. */
+static unsigned seed_candidates(unsigned k)
+{
+    return 2 + (unsigned)floor(log((double)k));
+}
+
+/* The sample drawn for r in [0, sum of d2): the first s whose running sum of
+ * d2 passes r. */
+static size_t draw(const uint32_t *d2, size_t S, uint64_t r)
+{
+    uint64_t cumulative = 0;
+    for (size_t s = 0; s < S; s++) {
+        cumulative += d2[s];
+        if (cumulative > r)
+            return s;
+    }
+    return S - 1; /* not reached: r < the sum */
 }
 
 clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size_t height, size_t row_pitch,
@@ -88,14 +102,17 @@ clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size
     /* The sample: S pixels at evenly spaced indices, their colours packed. */
     const uint64_t n = (uint64_t)width * height;
     const size_t S = n < SEED_SAMPLES ? (size_t)n : SEED_SAMPLES;
+    /* The distances to the nearest centre: chosen so far (d2), with a candidate
+     * (trial), with the best candidate of the step (best). */
     unsigned char *colour = malloc(S * dims);
-    uint32_t *d2 = malloc(S * sizeof *d2);
-    if (!colour || !d2) {
+    uint32_t *distances = malloc(3 * S * sizeof *distances);
+    if (!colour || !distances) {
         free(colour);
-        free(d2);
+        free(distances);
         return clprim_fail(NULL, CLPRIM_OUT_OF_MEMORY, "clprim_kmeans_seed: %zu bytes for the sample",
-                           S * (dims + sizeof *d2));
+                           S * (dims + 3 * sizeof *distances));
     }
+    uint32_t *d2 = distances, *trial = distances + S, *best = distances + 2 * S;
     for (size_t s = 0; s < S; s++) {
         uint64_t i = (uint64_t)s * n / S;
         const unsigned char *p = pixels + (size_t)(i / width) * pitch + (size_t)(i % width) * bpp;
@@ -108,6 +125,7 @@ clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size
     memcpy(chosen[0], colour + first * dims, dims);
     for (size_t s = 0; s < S; s++)
         d2[s] = dist2(colour + s * dims, chosen[0], dims);
+    const unsigned candidates = seed_candidates(k);
     for (unsigned j = 1; j < k; j++) {
         uint64_t total = 0;
         for (size_t s = 0; s < S; s++)
@@ -116,27 +134,35 @@ clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size
             memcpy(chosen[j], chosen[0], dims);
             continue;
         }
-        uint64_t r = splitmix64(&state) % total, cumulative = 0;
-        size_t pick = 0;
-        for (size_t s = 0; s < S; s++) {
-            cumulative += d2[s];
-            if (cumulative > r) {
-                pick = s;
-                break;
+        /* Greedy k-means++: the candidate that leaves the lowest potential (the
+         * first drawn on a tie); trial holds a candidate's distances, best the
+         * winner's, swapped when a candidate wins. */
+        uint64_t best_potential = UINT64_MAX;
+        for (unsigned t = 0; t < candidates; t++) {
+            const unsigned char *candidate = colour + draw(d2, S, splitmix64(&state) % total) * dims;
+            uint64_t potential = 0;
+            for (size_t s = 0; s < S; s++) {
+                uint32_t d = dist2(colour + s * dims, candidate, dims);
+                trial[s] = d < d2[s] ? d : d2[s];
+                potential += trial[s];
+            }
+            if (potential < best_potential) {
+                best_potential = potential;
+                memcpy(chosen[j], candidate, dims);
+                uint32_t *swap = best;
+                best = trial;
+                trial = swap;
             }
         }
-        memcpy(chosen[j], colour + pick * dims, dims);
-        for (size_t s = 0; s < S; s++) {
-            uint32_t d = dist2(colour + s * dims, chosen[j], dims);
-            if (d < d2[s])
-                d2[s] = d;
-        }
+        uint32_t *swap = d2;
+        d2 = best;
+        best = swap;
     }
     for (unsigned j = 0; j < k; j++)
         for (unsigned c = 0; c < dims; c++)
             centres[j * dims + c] = (float)chosen[j][c];
     free(colour);
-    free(d2);
+    free(distances);
     clprim_clear_error(NULL);
     return CLPRIM_SUCCESS;
 }
@@ -157,16 +183,41 @@ static clprim_split kmeans_split(const clprim_context *ctx, size_t n)
     return split;
 }
 
-/* The centres rounded for assignment, 4 bytes a centre, written to cbuf
- * (blocking: `rounded` changes before the next write); what names the write in
- * a failure's message. */
-static clprim_status write_rounded(clprim_context *ctx, cl_mem cbuf, const float *current, unsigned k,
-                                   unsigned dims, unsigned char *rounded, const char *what)
+/* The update from the clusters' sums (k entries of dims sums and a count):
+ * each centre becomes sum / count (in double, stored as float), an empty
+ * cluster keeping its own. Returns whether no centre moved by more than
+ * CLPRIM_KMEANS_TOLERANCE. */
+static int update_centres(const cl_ulong *sums, unsigned k, unsigned dims, float *current)
+{
+    double largest = 0; /* the largest squared move */
+    for (unsigned j = 0; j < k; j++) {
+        const cl_ulong members = sums[j * (dims + 1) + dims];
+        if (members == 0)
+            continue;
+        double moved = 0;
+        for (unsigned c = 0; c < dims; c++) {
+            const float next = (float)((double)sums[j * (dims + 1) + c] / (double)members);
+            const double e = (double)next - (double)current[j * dims + c];
+            moved += e * e;
+            current[j * dims + c] = next;
+        }
+        if (moved > largest)
+            largest = moved;
+    }
+    return largest <= (double)CLPRIM_KMEANS_TOLERANCE * CLPRIM_KMEANS_TOLERANCE;
+}
+
+/* The centres, 4 floats a centre (the 4th unused), written to cbuf (blocking:
+ * `padded` changes before the next write); what names the write in a
+ * failure's message. */
+static clprim_status write_centres(clprim_context *ctx, cl_mem cbuf, const float *current, unsigned k,
+                                   unsigned dims, float *padded, const char *what)
 {
     for (unsigned j = 0; j < k; j++)
         for (unsigned c = 0; c < dims; c++)
-            rounded[4 * j + c] = round_centre(current[j * dims + c]);
-    cl_int err = clEnqueueWriteBuffer(ctx->queue, cbuf, CL_TRUE, 0, (size_t)k * 4, rounded, 0, NULL, NULL);
+            padded[4 * j + c] = current[j * dims + c];
+    cl_int err = clEnqueueWriteBuffer(ctx->queue, cbuf, CL_TRUE, 0, (size_t)k * 4 * sizeof(float), padded, 0, NULL,
+                                      NULL);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "clprim_kmeans: writing the %s", what);
     return CLPRIM_SUCCESS;
@@ -230,7 +281,7 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         return s;
 
     /* Scratch: labels (when the caller keeps none), the work-groups' partials,
-     * the folded sums: all written by kernels only. The rounded centres, which
+     * the folded sums: all written by kernels only. The centres, which
      * the host writes every iteration, get a small buffer of their own for the
      * call (host writes into the shared scratch make oclgrind's uninitialised-
      * memory check misreport the kernel-written data beside them). */
@@ -257,10 +308,10 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_int err;
-    cl_mem cbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, CLPRIM_KMEANS_MAX_K * 4, NULL, &err);
+    const size_t cbuf_bytes = CLPRIM_KMEANS_MAX_K * 4 * sizeof(float);
+    cl_mem cbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, cbuf_bytes, NULL, &err);
     if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "clprim_kmeans: allocating %d bytes for the centres",
-                              CLPRIM_KMEANS_MAX_K * 4);
+        return clprim_fail_cl(ctx, err, "clprim_kmeans: allocating %zu bytes for the centres", cbuf_bytes);
 
     cl_mem label_buf = labels ? labels : scratch;
     const cl_ulong label_off = labels ? labels_offset : labels_at;
@@ -271,11 +322,11 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
 
     float current[CLPRIM_KMEANS_MAX_K * 3];
     memcpy(current, centres, (size_t)k * dims * sizeof(float));
-    unsigned char rounded[CLPRIM_KMEANS_MAX_K * 4] = {0};
+    float padded[CLPRIM_KMEANS_MAX_K * 4] = {0};
     cl_ulong sums[CLPRIM_KMEANS_MAX_K * 4];
     clprim_kmeans_info result = {0, 0};
     for (unsigned it = 0; it < max_iterations && !result.converged; it++) {
-        s = write_rounded(ctx, cbuf, current, k, dims, rounded, "centres");
+        s = write_centres(ctx, cbuf, current, k, dims, padded, "centres");
         if (s != CLPRIM_SUCCESS)
             goto out;
         const clprim_arg assign_args[] = {
@@ -298,23 +349,12 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
             goto out;
         }
 
-        /* The update, and whether it moved any rounded centre. */
         result.iterations = it + 1;
-        result.converged = 1;
-        for (unsigned j = 0; j < k; j++) {
-            cl_ulong members = sums[j * stride + dims];
-            if (members == 0)
-                continue; /* an empty cluster keeps its centre */
-            for (unsigned c = 0; c < dims; c++) {
-                current[j * dims + c] = (float)((double)sums[j * stride + c] / (double)members);
-                if (round_centre(current[j * dims + c]) != rounded[4 * j + c])
-                    result.converged = 0;
-            }
-        }
+        result.converged = update_centres(sums, k, dims, current);
     }
 
     if (dst) {
-        s = write_rounded(ctx, cbuf, current, k, dims, rounded, "final centres");
+        s = write_centres(ctx, cbuf, current, k, dims, padded, "final centres");
         if (s != CLPRIM_SUCCESS)
             goto out;
         const cl_ulong dst_off = out.offset, dst_pitch = out.pitch;

@@ -31,16 +31,10 @@ void reference_box_sort(const clprim_box_grid *g, const float *pos, size_t n, ui
 /* An interleaved 8-bit image in host memory, laid out like a clprim_image. */
 typedef cli_kmeans_image reference_image_view;
 
-/* The rounding of centres for assignment: floor(c + 0.5f), clamped to 0..255. */
-static inline unsigned char reference_kmeans_round(float c)
-{
-    return cli_kmeans_round(c);
-}
-
 /* Lloyd's iterations as clprim_kmeans does them, from centres (k * dims, in and
- * out). labels: width * height. out, when not NULL, is a copy of the image's
- * buffer (the same layout) whose pixels become their rounded centres (alpha
- * kept). */
+ * out), bit for bit. labels: width * height. out, when not NULL, is a copy of
+ * the image's buffer (the same layout) whose pixels become their rounded
+ * centres (alpha kept). */
 static inline void reference_kmeans(const reference_image_view *im, unsigned k, unsigned max_iterations,
                                     float *centres, unsigned char *labels, unsigned char *out,
                                     clprim_kmeans_info *info)

@@ -1,6 +1,7 @@
 /* `clprim kmeans IN OUT -k K`: k-means colour quantization of a photograph
  * (every pixel replaced by the centre of its colour cluster),
  * with clprim_kmeans_seed and clprim_kmeans; the result is written as PNG.
+ * --restarts N runs from N seeds and keeps the lowest inertia.
  * --check runs the same algorithm in C from the same centres and compares. */
 #include "commands.h"
 #include "image.h"
@@ -16,23 +17,26 @@
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: clprim kmeans IN OUT.png -k K [--iterations N] [--seed S] [--check] [--max-pixels N]\n"
-            "                     [--device SPEC]\n"
+            "usage: clprim kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check]\n"
+            "                     [--max-pixels N] [--device SPEC]\n"
             "  IN            a PNG, JPEG or BMP image; OUT is written as PNG (alpha kept)\n"
             "  -k K          colour clusters, 1 to %d\n"
-            "  --iterations  at most N Lloyd iterations (default 100); it stops earlier when no\n"
-            "                rounded centre moves\n"
-            "  --seed        seed of the k-means++ initialisation (default 1)\n"
-            "  --check       also run the algorithm in C from the same centres: same labels?\n"
+            "  --iterations  at most N Lloyd iterations a run (default 100); a run stops earlier\n"
+            "                when no centre moves by more than %g\n"
+            "  --seed        seed of the greedy k-means++ initialisation (default 1)\n"
+            "  --restarts    runs from N seeds, S to S + N - 1 (default 1); the one of lowest\n"
+            "                inertia (sum of squared distances to the centres) is kept\n"
+            "  --check       also run the algorithm in C from the kept run's start: same labels\n"
+            "                and centres, bit for bit?\n"
             "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n",
-            CLPRIM_KMEANS_MAX_K);
+            CLPRIM_KMEANS_MAX_K, (double)CLPRIM_KMEANS_TOLERANCE);
     return 2;
 }
 
 int cmd_kmeans(int argc, char **argv)
 {
     const char *in_path = NULL, *out_path = NULL, *device = NULL;
-    unsigned long k = 0, iterations = 100, seed = 1;
+    unsigned long k = 0, iterations = 100, seed = 1, restarts = 1;
     int check = 0;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
@@ -44,6 +48,9 @@ int cmd_kmeans(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (!cli_parse_ulong("kmeans", "--seed", argv[++i], 0, 0xFFFFFFFFul, &seed))
+                return 2;
+        } else if (!strcmp(argv[i], "--restarts") && i + 1 < argc) {
+            if (!cli_parse_ulong("kmeans", "--restarts", argv[++i], 1, 10000, &restarts))
                 return 2;
         } else if (!strcmp(argv[i], "--check")) {
             check = 1;
@@ -77,84 +84,116 @@ int cmd_kmeans(int argc, char **argv)
     int status = 1;
     const size_t n = img.width * img.height, bytes = cli_image_bytes(&img);
     const clprim_pixel_format format = cli_image_format(&img);
-    unsigned char *labels = malloc(n), *cpu_labels = check ? malloc(n) : NULL;
+    const cli_kmeans_image view = {img.pixels, 0, img.width, img.height, img.width * (size_t)img.channels, format};
+    /* The labels of the run being made and of the best so far; the same for
+     * the quantized images on the device (swapped when a run wins). */
+    unsigned char *labels = malloc(n), *best_labels = malloc(n), *cpu_labels = check ? malloc(n) : NULL;
     cl_int err;
     cl_mem src = cli_image_upload(ctx, &img, &err);
     cl_mem dst = cli_buffer(ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+    cl_mem best_dst = cli_buffer(ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
     cl_mem lab = cli_buffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
     cli_image out = {NULL, 0, 0, 0};
-    if (err != CL_SUCCESS || !labels || (check && !cpu_labels) ||
+    if (err != CL_SUCCESS || !labels || !best_labels || (check && !cpu_labels) ||
         cli_image_alloc(&out, img.width, img.height, img.channels, 0) != 0) {
         fprintf(stderr, "clprim kmeans: cannot allocate %zu bytes for the image (OpenCL error %d)\n", bytes, err);
         goto done;
     }
-    clprim_image si = cli_image_view(src, &img), di = cli_image_view(dst, &img);
+    const clprim_image si = cli_image_view(src, &img);
 
-    float seeded[CLPRIM_KMEANS_MAX_K * 3], centres[CLPRIM_KMEANS_MAX_K * 3];
-    clprim_status s = clprim_kmeans_seed(img.pixels, img.width, img.height, 0, format, (unsigned)k, seed, seeded);
-    if (s != CLPRIM_SUCCESS) {
-        fprintf(stderr, "clprim kmeans: %s: %s\n", clprim_status_name(s), clprim_last_error(NULL));
-        goto done;
-    }
     /* One iteration first, to build the kernels (or load them from the disk cache)
      * outside the timing. */
-    memcpy(centres, seeded, sizeof centres);
-    clprim_kmeans_info info;
+    float seeded[CLPRIM_KMEANS_MAX_K * 3], centres[CLPRIM_KMEANS_MAX_K * 3];
+    float best_seeded[CLPRIM_KMEANS_MAX_K * 3], best_centres[CLPRIM_KMEANS_MAX_K * 3];
+    clprim_status s = clprim_kmeans_seed(img.pixels, img.width, img.height, 0, format, (unsigned)k, seed, seeded);
+    clprim_kmeans_info info, best_info = {0, 0};
     double start = cli_now();
-    s = clprim_kmeans(ctx, &si, (unsigned)k, 1, centres, lab, 0, NULL, &info, 0, NULL);
-    const double first_ms = (cli_now() - start) * 1e3;
-    memcpy(centres, seeded, sizeof centres);
-    start = cli_now();
     if (s == CLPRIM_SUCCESS)
+        s = clprim_kmeans(ctx, &si, (unsigned)k, 1, seeded, lab, 0, NULL, &info, 0, NULL);
+    const double first_ms = (cli_now() - start) * 1e3;
+
+    double device_ms = 0, best_inertia = INFINITY;
+    unsigned long best_seed = seed, total_iterations = 0;
+    for (unsigned long r = 0; r < restarts && s == CLPRIM_SUCCESS; r++) {
+        s = clprim_kmeans_seed(img.pixels, img.width, img.height, 0, format, (unsigned)k, seed + r, seeded);
+        if (s != CLPRIM_SUCCESS)
+            break;
+        memcpy(centres, seeded, sizeof centres);
+        const clprim_image di = cli_image_view(dst, &img);
+        start = cli_now();
         s = clprim_kmeans(ctx, &si, (unsigned)k, (unsigned)iterations, centres, lab, 0, &di, &info, 0, NULL);
-    const double device_ms = (cli_now() - start) * 1e3;
+        device_ms += (cli_now() - start) * 1e3;
+        total_iterations += s == CLPRIM_SUCCESS ? info.iterations : 0;
+        err = s == CLPRIM_SUCCESS ? clEnqueueReadBuffer(clprim_queue(ctx), lab, CL_TRUE, 0, n, labels, 0, NULL, NULL)
+                                  : CL_SUCCESS;
+        if (s != CLPRIM_SUCCESS || err != CL_SUCCESS)
+            break;
+        const double inertia = cli_kmeans_inertia(&view, centres, labels);
+        if (restarts > 1)
+            printf("run %lu of %lu (seed %lu): %u iteration(s), inertia %.6e\n", r + 1, restarts, seed + r,
+                   info.iterations, inertia);
+        if (inertia < best_inertia) {
+            best_inertia = inertia;
+            best_seed = seed + r;
+            best_info = info;
+            memcpy(best_seeded, seeded, sizeof seeded);
+            memcpy(best_centres, centres, sizeof centres);
+            unsigned char *swap_labels = best_labels;
+            best_labels = labels;
+            labels = swap_labels;
+            cl_mem swap_dst = best_dst;
+            best_dst = dst;
+            dst = swap_dst;
+        }
+    }
     if (s != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim kmeans: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
         goto done;
     }
-    err = clEnqueueReadBuffer(clprim_queue(ctx), lab, CL_TRUE, 0, n, labels, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clprim kmeans: reading the result back failed (OpenCL error %d)\n", err);
         goto done;
     }
-    if (cli_image_save("kmeans", ctx, dst, &out, out_path) != 0)
+    if (cli_image_save("kmeans", ctx, best_dst, &out, out_path) != 0)
         goto done;
 
     size_t used = 0;
     size_t members[CLPRIM_KMEANS_MAX_K] = {0};
     for (size_t i = 0; i < n; i++)
-        members[labels[i]]++;
+        members[best_labels[i]]++;
     for (unsigned j = 0; j < k; j++)
         used += members[j] != 0;
     printf("%s: %zu x %zu %s, k = %lu (%zu clusters hold pixels)\n", in_path, img.width, img.height,
            cli_image_channels_name(img.channels), k, used);
-    printf("%u iteration(s), %s\n", info.iterations,
-           info.converged ? "converged (no rounded centre moved)" : "stopped at the iteration limit");
-    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final image included); the first call took %.1f ms "
+    if (restarts > 1)
+        printf("kept the run of seed %lu\n", best_seed);
+    printf("%u iteration(s), %s\n", best_info.iterations,
+           best_info.converged ? "converged (no centre moved by more than the tolerance)"
+                               : "stopped at the iteration limit");
+    printf("inertia %.6e (%.4g a pixel)\n", best_inertia, best_inertia / (double)n);
+    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final images included); the first call took %.1f ms "
            "with the kernel build\n",
-           device_name, device_ms / info.iterations, device_ms, first_ms);
+           device_name, device_ms / (double)total_iterations, device_ms, first_ms);
 
     if (check) {
         float cpu_centres[CLPRIM_KMEANS_MAX_K * 3];
-        memcpy(cpu_centres, seeded, sizeof cpu_centres);
+        memcpy(cpu_centres, best_seeded, sizeof cpu_centres);
         clprim_kmeans_info cpu_info;
         start = cli_now();
-        const cli_kmeans_image view = {img.pixels, 0, img.width, img.height, img.width * (size_t)img.channels,
-                                       format};
         cli_kmeans_cpu(&view, (unsigned)k, (unsigned)iterations, cpu_centres, cpu_labels, NULL, &cpu_info);
         const double cpu_ms = (cli_now() - start) * 1e3;
         size_t differ = 0;
         for (size_t i = 0; i < n; i++)
-            differ += labels[i] != cpu_labels[i];
-        float worst = 0;
-        for (unsigned j = 0; j < 3 * k; j++)
-            worst = fmaxf(worst, fabsf(centres[j] - cpu_centres[j]));
-        int same = differ == 0 && worst <= 1e-4f && cpu_info.iterations == info.iterations &&
-                   cpu_info.converged == info.converged;
-        printf("C loop: %.3f ms an iteration (%.1fx the device), %u iteration(s); labels differing: %zu, largest "
-               "centre difference %.3g: %s\n",
-               cpu_ms / cpu_info.iterations, cpu_ms / cpu_info.iterations / (device_ms / info.iterations),
-               cpu_info.iterations, differ, (double)worst, same ? "the same" : "DIFFERENT");
+            differ += best_labels[i] != cpu_labels[i];
+        const size_t centre_bytes = (size_t)k * clprim_kmeans_dims(format) * sizeof(float);
+        const int same = differ == 0 && memcmp(best_centres, cpu_centres, centre_bytes) == 0 &&
+                         cpu_info.iterations == best_info.iterations && cpu_info.converged == best_info.converged;
+        printf("C loop: %.3f ms an iteration (%.1fx the device), %u iteration(s); labels differing: %zu, centres "
+               "%s: %s\n",
+               cpu_ms / cpu_info.iterations,
+               cpu_ms / cpu_info.iterations / (device_ms / (double)total_iterations), cpu_info.iterations, differ,
+               memcmp(best_centres, cpu_centres, centre_bytes) ? "differ" : "equal",
+               same ? "the same" : "DIFFERENT");
         if (!same)
             goto done;
     }
@@ -166,9 +205,12 @@ done:
         clReleaseMemObject(src);
     if (dst)
         clReleaseMemObject(dst);
+    if (best_dst)
+        clReleaseMemObject(best_dst);
     if (lab)
         clReleaseMemObject(lab);
     free(labels);
+    free(best_labels);
     free(cpu_labels);
     cli_image_free(&out);
     cli_image_free(&img);

@@ -1,7 +1,7 @@
-/* k-means on the CPU: see kmeans_cpu.h. Plain loops over the pixels, row by row. */
+/* k-means on the CPU: see kmeans_cpu.h. Plain loops over the pixels, row by row.
+ * Built with -ffp-contract=off: the distances must round as the kernel's do. */
 #include "kmeans_cpu.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -12,32 +12,35 @@ unsigned char cli_kmeans_round(float c)
     return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (unsigned char)r;
 }
 
-/* The squared distance of a pixel to a rounded centre, in dims 3 (RGB) or 1 (grey). */
-static inline int dist2(const unsigned char *p, const unsigned char *q, unsigned dims)
+/* The squared distance of a pixel to a centre in float, in dims 3 (RGB) or 1
+ * (grey), in the order of clprim.h. */
+static inline float dist2(const unsigned char *p, const float *q, unsigned dims)
 {
-    if (dims == 1) {
-        const int e = p[0] - q[0];
-        return e * e;
+    const float e0 = (float)p[0] - q[0];
+    float d = e0 * e0;
+    if (dims == 3) {
+        const float e1 = (float)p[1] - q[1], e2 = (float)p[2] - q[2];
+        d = d + e1 * e1;
+        d = d + e2 * e2;
     }
-    const int e0 = p[0] - q[0], e1 = p[1] - q[1], e2 = p[2] - q[2];
-    return e0 * e0 + e1 * e1 + e2 * e2;
+    return d;
 }
 
-/* One assignment pass: each pixel's label (the nearest rounded centre q, the
- * lowest index on a tie), and the clusters' channel sums and member counts.
- * Called with dims a constant, 3 or 1, so that each is compiled with its own
- * straight-line distance (a loop over the channels runs markedly slower). */
-static inline void assign(const cli_kmeans_image *im, size_t bpp, unsigned dims, const unsigned char (*q)[3],
-                          unsigned k, unsigned char *labels, uint64_t (*sums)[4])
+/* One assignment pass: each pixel's label (the nearest centre, the lowest index
+ * on a tie), and the clusters' channel sums and member counts. Called with dims
+ * a constant, 3 or 1, so that each is compiled with its own straight-line
+ * distance (a loop over the channels runs markedly slower). */
+static inline void assign(const cli_kmeans_image *im, size_t bpp, unsigned dims, const float *centres, unsigned k,
+                          unsigned char *labels, uint64_t (*sums)[4])
 {
     size_t i = 0;
     for (size_t y = 0; y < im->height; y++) {
         const unsigned char *p = im->data + im->offset + y * im->pitch;
         for (size_t x = 0; x < im->width; x++, i++, p += bpp) {
             unsigned best = 0;
-            int best_d = INT_MAX;
+            float best_d = INFINITY;
             for (unsigned j = 0; j < k; j++) {
-                const int d = dist2(p, q[j], dims);
+                const float d = dist2(p, centres + j * dims, dims);
                 if (d < best_d) {
                     best_d = d;
                     best = j;
@@ -56,30 +59,30 @@ void cli_kmeans_cpu(const cli_kmeans_image *im, unsigned k, unsigned max_iterati
 {
     const unsigned dims = clprim_kmeans_dims(im->format);
     const size_t bpp = clprim_pixel_size(im->format);
-    unsigned char q[CLPRIM_KMEANS_MAX_K][3];
     uint64_t sums[CLPRIM_KMEANS_MAX_K][4];
     info->iterations = 0;
     info->converged = 0;
     for (unsigned it = 0; it < max_iterations && !info->converged; it++) {
-        for (unsigned j = 0; j < k; j++)
-            for (unsigned c = 0; c < dims; c++)
-                q[j][c] = cli_kmeans_round(centres[j * dims + c]);
         memset(sums, 0, sizeof sums);
         if (dims == 3)
-            assign(im, bpp, 3, (const unsigned char(*)[3])q, k, labels, sums);
+            assign(im, bpp, 3, centres, k, labels, sums);
         else
-            assign(im, bpp, 1, (const unsigned char(*)[3])q, k, labels, sums);
+            assign(im, bpp, 1, centres, k, labels, sums);
         info->iterations = it + 1;
-        info->converged = 1;
+        double largest = 0; /* the largest squared move of a centre */
         for (unsigned j = 0; j < k; j++) {
             if (!sums[j][3])
                 continue; /* an empty cluster keeps its centre */
+            double moved = 0;
             for (unsigned c = 0; c < dims; c++) {
-                centres[j * dims + c] = (float)((double)sums[j][c] / (double)sums[j][3]);
-                if (cli_kmeans_round(centres[j * dims + c]) != q[j][c])
-                    info->converged = 0;
+                const float next = (float)((double)sums[j][c] / (double)sums[j][3]);
+                const double e = (double)next - (double)centres[j * dims + c];
+                moved += e * e;
+                centres[j * dims + c] = next;
             }
+            largest = fmax(largest, moved);
         }
+        info->converged = largest <= (double)CLPRIM_KMEANS_TOLERANCE * CLPRIM_KMEANS_TOLERANCE;
     }
     if (out) {
         size_t i = 0;
@@ -95,4 +98,21 @@ void cli_kmeans_cpu(const cli_kmeans_image *im, unsigned k, unsigned max_iterati
             }
         }
     }
+}
+
+double cli_kmeans_inertia(const cli_kmeans_image *im, const float *centres, const unsigned char *labels)
+{
+    const unsigned dims = clprim_kmeans_dims(im->format);
+    const size_t bpp = clprim_pixel_size(im->format);
+    double total = 0;
+    size_t i = 0;
+    for (size_t y = 0; y < im->height; y++) {
+        const unsigned char *p = im->data + im->offset + y * im->pitch;
+        for (size_t x = 0; x < im->width; x++, i++, p += bpp)
+            for (unsigned c = 0; c < dims; c++) {
+                const double e = (double)p[c] - (double)centres[labels[i] * dims + c];
+                total += e * e;
+            }
+    }
+    return total;
 }

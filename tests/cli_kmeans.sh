@@ -1,0 +1,33 @@
+#!/bin/sh
+# `clprim kmeans` on a photograph: the device and the C loop agree bit for bit
+# (--check), the inertia is printed, --restarts keeps a run no worse than the
+# first seed's alone, and bad restart counts exit 2.
+# usage: cli_kmeans.sh CLPRIM DATA_DIR images|no-images
+set -u
+. "$(dirname "$0")/cli_expect.sh"
+clprim=$1
+data=$2
+support=$3
+
+if [ "$support" != images ]; then
+    expect 1 "built without image support" "$clprim" kmeans "$data/chelsea.png" "$tmp/out.png" -k 4
+    exit $((failures != 0))
+fi
+
+inertia() { sed -n 's/^inertia \([^ ]*\).*/\1/p' "$tmp/out"; }
+
+expect 0 "the same" "$clprim" kmeans "$data/chelsea.png" "$tmp/one.png" -k 6 --seed 3 --check
+one=$(inertia)
+expect 0 "kept the run of seed" "$clprim" kmeans "$data/chelsea.png" "$tmp/three.png" -k 6 --seed 3 --restarts 3 --check
+three=$(inertia)
+grep -q "^run 3 of 3 (seed 5)" "$tmp/out" || { echo "FAIL: --restarts 3 from seed 3 should run seeds 3 to 5"; failures=$((failures + 1)); }
+if [ -z "$one" ] || [ -z "$three" ] || ! awk -v a="$three" -v b="$one" 'BEGIN { exit !(a <= b) }'; then
+    echo "FAIL: inertia with --restarts 3 ($three) should be at most that of one run ($one)"
+    failures=$((failures + 1))
+fi
+
+expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 0
+expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 2x
+[ -e "$tmp/never.png" ] && { echo "FAIL: a refused k-means wrote its output"; failures=$((failures + 1)); }
+
+exit $((failures != 0))
