@@ -160,8 +160,9 @@ int cmd_histogram(int argc, char **argv)
     if (cli_load_image("histogram", in_path, max_pixels, &img) != 0)
         return 1;
     if ((channel == CLPRIM_CHANNEL_A && img.channels != 4) || (channel < CLPRIM_CHANNEL_A && img.channels == 1)) {
+        static const char *const channel_words[] = {"red", "green", "blue", "alpha"};
         fprintf(stderr, "clprim histogram: %s is %s: it has no %s channel\n", cli_input_name(in_path),
-                cli_image_channels_name(img.channels), channel_names[channel]);
+                cli_image_channels_name(img.channels), channel_words[channel]);
         cli_image_free(&img);
         return 1;
     }
