@@ -1,8 +1,9 @@
-/* `clprim demo`: every primitive once on the default device over generated data,
- * each checked against a one-thread C loop, in one table. */
+/* `clprim demo`: every primitive once on the default device over generated data
+ * and a photograph, each checked against a one-thread C loop, in one table. */
 #include "commands.h"
 #include "image.h"
 #include "options.h"
+#include "output.h"
 #include "workload.h"
 
 #include <stdint.h>
@@ -21,84 +22,6 @@ static const char *find_photo(void)
         if (stat(photo_places[i], &st) == 0)
             return photo_places[i];
     return NULL;
-}
-
-/* The red-ratio threshold on a real photograph, reinserting
- * the recoloured pixels, checked against the same rule in a C loop (the header's
- * exact formulation; this file is compiled without fused multiply-add). */
-static void threshold_pixels_cpu(const unsigned char *in, unsigned char *out, size_t pixels, float ratio)
-{
-    float limit = ratio * ratio;
-    for (size_t i = 0; i < pixels; i++) {
-        float r = in[3 * i], g = in[3 * i + 1], b = in[3 * i + 2];
-        int selected = r > 0 && r * r > limit * ((r * r + g * g) + b * b);
-        out[3 * i] = in[3 * i];
-        out[3 * i + 1] = selected ? in[3 * i] : in[3 * i + 1];
-        out[3 * i + 2] = in[3 * i + 2];
-    }
-}
-
-/* One row of the table for the photograph; writes the result to out_path. */
-static int demo_photo(clprim_context *ctx, const char *path, size_t max_pixels, const char *out_path)
-{
-    cli_image img, result = {0}, expect = {0};
-    char why[512];
-    if (!path) {
-        printf("%-16s skipped: the bundled photograph coffee.png was not found (%s, %s)\n", "threshold-photo",
-               photo_places[0], photo_places[1]);
-        return 0;
-    }
-    if (cli_image_read(path, 3, max_pixels, &img, why, sizeof why) != 0) {
-        printf("%-16s skipped: %s\n", "threshold-photo", why);
-        return !cli_image_support() ? 0 : 1;
-    }
-    size_t bytes = img.width * img.height * 3;
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
-    cl_int err;
-    cl_mem in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, img.pixels, &err);
-    cl_mem out = clCreateBuffer(cl, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
-    clprim_image src = {in, 0, img.width, img.height, 0, CLPRIM_RGB8};
-    clprim_image dst = {out, 0, img.width, img.height, 0, CLPRIM_RGB8};
-    int failed = 1;
-    if (cli_image_alloc(&result, img.width, img.height, 3, 0) == 0 &&
-        cli_image_alloc(&expect, img.width, img.height, 3, 0) == 0) {
-        double first = cli_now();
-        clprim_status s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
-        clFinish(clprim_queue(ctx));
-        first = cli_now() - first;
-        double start = cli_now();
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_threshold_red(ctx, &src, &dst, 0.7f, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
-        clFinish(clprim_queue(ctx));
-        double device_s = cli_now() - start;
-        if (s != CLPRIM_SUCCESS) {
-            printf("%-16s failed: %s: %s\n", "threshold-photo", clprim_status_name(s), clprim_last_error(ctx));
-        } else {
-            clEnqueueReadBuffer(clprim_queue(ctx), out, CL_TRUE, 0, bytes, result.pixels, 0, NULL, NULL);
-            threshold_pixels_cpu(img.pixels, expect.pixels, img.width * img.height, 0.7f); /* touch the pages */
-            start = cli_now();
-            threshold_pixels_cpu(img.pixels, expect.pixels, img.width * img.height, 0.7f);
-            double cpu_s = cli_now() - start;
-            failed = memcmp(result.pixels, expect.pixels, bytes) != 0;
-            int written = cli_image_write_png(out_path, &result, why, sizeof why) == 0;
-            printf("%-16s %-7s %10.2f %10.3f %9.2f %11.3f %8.1fx  %s\n", "threshold-photo", "rgb8", first * 1e3,
-                   device_s * 1e3, 2.0 * (double)bytes / device_s * 1e-9, cpu_s * 1e3, cpu_s / device_s,
-                   failed ? "WRONG: pixels differ from the C loop's" : "ok");
-            if (written)
-                printf("%16s %zux%zu %s, red pixels recoloured (green := red), written to %s\n", "", img.width,
-                       img.height, path, out_path);
-            else
-                printf("%16s could not write the result: %s\n", "", why);
-            failed |= !written;
-        }
-    }
-    clReleaseMemObject(in);
-    clReleaseMemObject(out);
-    cli_image_free(&img);
-    cli_image_free(&result);
-    cli_image_free(&expect);
-    return failed;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -123,9 +46,72 @@ static double median_time(workload *w, int runs, clprim_status *status)
     return t[runs / 2];
 }
 
+/* One row of the table: the first call (it builds or loads the kernels), the
+ * median of five, the C loop, the check. 0 when the result matches. */
+static int demo_row(workload *w, const char *type)
+{
+    const workload_kind *kind = w->kind;
+    double start = cli_now();
+    clprim_status s = kind->run(w);
+    clFinish(clprim_queue(w->ctx));
+    double first = cli_now() - start;
+    double device_s = s == CLPRIM_SUCCESS ? median_time(w, 5, &s) : 0;
+    if (s != CLPRIM_SUCCESS) {
+        printf("%-16s failed: %s: %s\n", kind->name, clprim_status_name(s), clprim_last_error(w->ctx));
+        return 1;
+    }
+    kind->cpu(w); /* once to touch the pages, then timed */
+    start = cli_now();
+    kind->cpu(w);
+    double cpu_s = cli_now() - start;
+    char why[256] = "";
+    int ok = workload_fetch(w) && kind->check(w, why, sizeof why);
+    printf("%-16s %-7s %10.2f %10.3f %9.2f %11.3f %8.1fx  %s%s\n", kind->name, type, first * 1e3, device_s * 1e3,
+           kind->bytes(w) / device_s * 1e-9, cpu_s * 1e3, cpu_s / device_s, ok ? "ok" : "WRONG: ", why);
+    return !ok;
+}
+
+/* The photograph's rows; the first row's result goes to out_path when given. */
+static int demo_photo(clprim_context *ctx, const char *path, size_t max_pixels, const char *out_path)
+{
+    if (!path) {
+        printf("%-16s skipped: the bundled photograph coffee.png was not found (%s, %s)\n", "photograph",
+               photo_places[0], photo_places[1]);
+        return 0;
+    }
+    cli_image img;
+    char why[1024];
+    if (cli_image_read(path, 3, max_pixels, &img, why, sizeof why) != 0) {
+        printf("%-16s skipped: %s\n", "photograph", why);
+        return !cli_image_support() ? 0 : 1;
+    }
+    int failures = 0;
+    for (size_t k = 0; workload_photo_kinds[k]; k++) {
+        workload w;
+        if (!workload_prepare_photo(&w, workload_photo_kinds[k], ctx, img.pixels, img.width, img.height)) {
+            failures++;
+            continue;
+        }
+        int failed = demo_row(&w, "rgb8");
+        if (k == 0 && out_path && !failed) {
+            cli_image picture = {w.out, img.width, img.height, 3};
+            failed = cli_image_write_png(out_path, &picture, why, sizeof why) != 0;
+            if (failed)
+                printf("%16s could not write the result: %s\n", "", why);
+            else
+                printf("%16s %zux%zu %s, red pixels recoloured (green := red), written to %s\n", "", img.width,
+                       img.height, path, cli_output_name(out_path));
+        }
+        failures += failed;
+        workload_release(&w);
+    }
+    cli_image_free(&img);
+    return failures;
+}
+
 int cmd_demo(int argc, char **argv)
 {
-    const char *device = NULL, *photo = find_photo(), *out_path = "clprim-demo-threshold.png";
+    const char *device = NULL, *photo = find_photo(), *out_path = NULL;
     size_t n = (size_t)1 << 24, max_pixels = CLI_IMAGE_MAX_PIXELS;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--device") && i + 1 < argc) {
@@ -140,13 +126,18 @@ int cmd_demo(int argc, char **argv)
             photo = argv[++i];
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out_path = argv[++i];
+            if (!cli_want_png("demo", "--out", out_path, "picture"))
+                return 2;
         } else {
             int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
                     "usage: clprim demo [--device SPEC] [--n ELEMENTS] [--image PHOTO] [--out FILE.png]\n"
                     "                   [--max-pixels N]\n"
-                    "  the photograph defaults to the bundled coffee.png; its thresholded copy goes\n"
-                    "  to clprim-demo-threshold.png in the current folder unless --out says otherwise;\n"
+                    "  every primitive on ELEMENTS generated values (default 2^24), then the red-ratio\n"
+                    "  threshold, Otsu's threshold and k-means on a photograph (default: the bundled\n"
+                    "  coffee.png), each checked against a one-thread C loop and timed;\n"
+                    "  --out writes the photograph with its red pixels recoloured (- for standard\n"
+                    "  output, the table then going to standard error); without it no file is written;\n"
                     "  a photograph of more than --max-pixels (default 2^28) is refused before decoding\n");
             return help ? 0 : 2;
         }
@@ -169,28 +160,7 @@ int cmd_demo(int argc, char **argv)
             failures++;
             continue;
         }
-        /* The first call builds (or loads from the disk cache) its kernels. */
-        double start = cli_now();
-        clprim_status s = kind->run(&w);
-        clFinish(clprim_queue(ctx));
-        double first = cli_now() - start;
-        double device_s = s == CLPRIM_SUCCESS ? median_time(&w, 5, &s) : 0;
-        if (s != CLPRIM_SUCCESS) {
-            printf("%-16s failed: %s: %s\n", kind->name, clprim_status_name(s), clprim_last_error(ctx));
-            failures++;
-            workload_release(&w);
-            continue;
-        }
-        kind->cpu(&w); /* once to touch the pages, then timed */
-        start = cli_now();
-        kind->cpu(&w);
-        double cpu_s = cli_now() - start;
-        char why[256] = "";
-        int ok = workload_fetch(&w) && kind->check(&w, why, sizeof why);
-        failures += !ok;
-        printf("%-16s %-7s %10.2f %10.3f %9.2f %11.3f %8.1fx  %s%s\n", kind->name, workload_type_name(w.type),
-               first * 1e3, device_s * 1e3, kind->bytes(&w) / device_s * 1e-9, cpu_s * 1e3, cpu_s / device_s,
-               ok ? "ok" : "WRONG: ", why);
+        failures += demo_row(&w, workload_type_name(type));
         workload_release(&w);
     }
     failures += demo_photo(ctx, photo, max_pixels, out_path);

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "image.h"
 #include "options.h"
+#include "output.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,10 +17,12 @@ static int usage_to(FILE *to, int status)
 {
     fprintf(to, "usage: clprim histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]\n"
                     "                        [--max-pixels N] [--device SPEC]\n"
-                    "  IN         a PNG, JPEG or BMP image\n"
+                    "  IN         a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); - reads\n"
+                    "             standard input\n"
                     "  --bins     1 .. 256 even bins over the levels 0..255 (default 16)\n"
                     "  --channel  one channel, grey = floor((r + g + b) / 3) (default), or all of them\n"
-                    "  --plot     also draw the chart as a PNG bar chart\n"
+                    "  --plot     also draw the chart as a PNG bar chart; - writes it to standard output\n"
+                    "             (the text chart then goes to standard error)\n"
                     "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
     return status;
 }
@@ -156,8 +159,10 @@ int cmd_histogram(int argc, char **argv)
     cli_image img;
     if (cli_load_image("histogram", in_path, max_pixels, &img) != 0)
         return 1;
-    if (channel == CLPRIM_CHANNEL_A && img.channels != 4) {
-        fprintf(stderr, "clprim histogram: %s has no alpha channel\n", in_path);
+    if ((channel == CLPRIM_CHANNEL_A && img.channels != 4) || (channel < CLPRIM_CHANNEL_A && img.channels == 1)) {
+        static const char *const channel_words[] = {"red", "green", "blue", "alpha"};
+        fprintf(stderr, "clprim histogram: %s is %s: it has no %s channel\n", cli_input_name(in_path),
+                cli_image_channels_name(img.channels), channel_words[channel]);
         cli_image_free(&img);
         return 1;
     }
@@ -196,7 +201,7 @@ int cmd_histogram(int argc, char **argv)
         goto done;
     }
 
-    printf("%s: %zu x %zu %s, %ld bins, on %s (%.3f ms a call)\n", in_path, img.width, img.height,
+    printf("%s: %zu x %zu %s, %ld bins, on %s (%.3f ms a call)\n", cli_input_name(in_path), img.width, img.height,
            cli_image_channels_name(img.channels), bins, device_name, call_ms);
     static const char *const titles[] = {"red", "green", "blue", "alpha", "grey = floor((r + g + b) / 3)"};
     static const char *const labels[] = {"R", "G", "B", "A", "GREY"};
@@ -216,7 +221,7 @@ int cmd_histogram(int argc, char **argv)
             fprintf(stderr, "clprim histogram: %s\n", why);
             goto done;
         }
-        printf("\nwrote %s\n", plot);
+        printf("\nwrote %s\n", cli_output_name(plot));
     }
     status = 0;
 

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "image.h"
 #include "options.h"
+#include "output.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -15,12 +16,15 @@ static int usage_to(FILE *to, int status)
     fprintf(to,
             "usage: clprim threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--level L]\n"
             "                        [--max-pixels N] [--device SPEC]\n"
-            "  IN        a PNG, JPEG or BMP image; OUT is written as PNG\n"
+            "  IN        a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); OUT is\n"
+            "            written as PNG; - is standard input or output (the report then goes to stderr)\n"
             "  --ratio   red ratio r / sqrt(r^2 + g^2 + b^2) above which a pixel is selected, in (0, 1]; 0.7\n"
             "  --mode    keep: selected pixels, the rest black (default); yellow: selected pixels with\n"
             "            green := red, the rest black; reinsert: yellow pixels put back into the image;\n"
             "            grey: white where (r + g + b) / 3 > --level (default 127), else black;\n"
             "            otsu: the same at Otsu's level, computed on the device\n"
+            "            keep, yellow and reinsert write RGB (a grey IN is widened to RGB first);\n"
+            "            grey and otsu write a grey mask (RGBA with IN's alpha when IN has alpha)\n"
             "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
     return status;
 }
@@ -88,16 +92,24 @@ int cmd_threshold(int argc, char **argv)
         return rc;
 
     int status = 1;
-    const size_t bytes = cli_image_bytes(&img);
-    cl_int err;
-    cl_mem src = cli_image_upload(ctx, &img, &err);
-    cl_mem dst = cli_buffer(ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+    cl_int err = CL_SUCCESS;
+    cl_mem src = NULL, dst = NULL;
     cli_image out = {NULL, 0, 0, 0};
-    if (err != CL_SUCCESS || cli_image_alloc(&out, img.width, img.height, img.channels, 0) != 0) {
-        fprintf(stderr, "clprim threshold: cannot allocate %zu bytes for the image (OpenCL error %d)\n", bytes, err);
+    /* The red ratio needs colour; a binary mask needs one channel, and alpha where IN has it. */
+    const char *in_kind = cli_image_channels_name(img.channels);
+    const int is_red = mode <= 2, out_channels = img.channels == 4 ? 4 : is_red ? 3 : 1;
+    if ((is_red && img.channels == 1 && cli_image_widen_grey(&img) != 0) ||
+        cli_image_alloc(&out, img.width, img.height, out_channels, 0) != 0) {
+        fprintf(stderr, "clprim threshold: out of memory for a %zu x %zu image\n", img.width, img.height);
         goto done;
     }
-    clprim_image si = cli_image_view(src, &img), di = cli_image_view(dst, &img);
+    src = cli_image_upload(ctx, &img, &err);
+    dst = cli_buffer(ctx, CL_MEM_WRITE_ONLY, cli_image_bytes(&out), NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "clprim threshold: cannot allocate device buffers for the image (OpenCL error %d)\n", err);
+        goto done;
+    }
+    clprim_image si = cli_image_view(src, &img), di = cli_image_view(dst, &out);
 
     /* Twice: the first call builds (or loads from the disk cache) the kernels. */
     double first_ms = 0, call_ms = 0, kernel_ms = 0;
@@ -130,9 +142,8 @@ int cmd_threshold(int argc, char **argv)
 
     /* What happened, counted from the output. */
     size_t n = img.width * img.height, count = 0;
-    const int ch = img.channels;
     for (size_t i = 0; i < n; i++) {
-        const unsigned char *a = img.pixels + i * ch, *b = out.pixels + i * ch;
+        const unsigned char *a = img.pixels + i * img.channels, *b = out.pixels + i * out.channels;
         if (mode <= 1)
             count += (b[0] | b[1] | b[2]) != 0; /* selected pixels have r > 0 */
         else if (mode == 2)
@@ -141,7 +152,7 @@ int cmd_threshold(int argc, char **argv)
             count += b[0] != 0;
     }
     const char *counted = mode <= 1 ? "selected" : mode == 2 ? "recoloured" : "in the foreground";
-    printf("%s: %zu x %zu %s\n", in_path, img.width, img.height, cli_image_channels_name(img.channels));
+    printf("%s: %zu x %zu %s\n", cli_input_name(in_path), img.width, img.height, in_kind);
     if (mode <= 2)
         printf("mode %s, red ratio > %g: %zu pixels %s (%.1f%%)\n", names[mode], ratio, count, counted,
                100.0 * (double)count / (double)n);
@@ -150,7 +161,7 @@ int cmd_threshold(int argc, char **argv)
                count, counted, 100.0 * (double)count / (double)n);
     printf("on %s: %.3f ms a call (its last kernel %.3f ms); the first call took %.1f ms with the kernel build\n",
            device_name, call_ms, kernel_ms, first_ms);
-    printf("wrote %s\n", out_path);
+    printf("wrote %s (%s)\n", cli_output_name(out_path), cli_image_channels_name(out.channels));
     status = 0;
 
 done:

@@ -58,9 +58,26 @@ void cli_image_free(cli_image *img)
     img->pixels = NULL;
 }
 
+int cli_image_widen_grey(cli_image *img)
+{
+    cli_image rgb;
+    if (cli_image_alloc(&rgb, img->width, img->height, 3, 0) != 0)
+        return -1;
+    for (size_t i = 0, n = img->width * img->height; i < n; i++)
+        memset(rgb.pixels + 3 * i, img->pixels[i], 3);
+    cli_image_free(img);
+    *img = rgb;
+    return 0;
+}
+
 const char *cli_image_channels_name(int channels)
 {
     return channels == 1 ? "grey" : channels == 3 ? "RGB" : channels == 4 ? "RGBA" : "?";
+}
+
+const char *cli_input_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "standard input";
 }
 
 int cli_is_png_name(const char *path)
@@ -81,13 +98,15 @@ int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image 
     (void)channels;
     (void)max_pixels;
     (void)img;
-    return fail(why, size, "cannot read %s: built without image support (install libstb-dev and rebuild)", path);
+    return fail(why, size, "cannot read %s: built without image support (install libstb-dev and rebuild)",
+                cli_input_name(path));
 }
 
 int cli_image_write_png(const char *path, const cli_image *img, char *why, size_t size)
 {
     (void)img;
-    return fail(why, size, "cannot write %s: built without image support (install libstb-dev and rebuild)", path);
+    return fail(why, size, "cannot write %s: built without image support (install libstb-dev and rebuild)",
+                cli_output_name(path));
 }
 
 #else
@@ -99,8 +118,47 @@ int cli_image_support(void)
 
 /* ---- Reading the file ---- */
 
-static unsigned char *read_whole(const char *path, size_t *length, char *why, size_t size)
+/* Reads f to its end into a new buffer of at most MAX_FILE_BYTES; expect is
+ * the size a regular file declared (0 for a pipe: the buffer grows). */
+static unsigned char *read_stream(FILE *f, const char *name, size_t expect, size_t *length, char *why, size_t size)
 {
+    size_t cap = expect + 1, used = 0; /* one byte more: a file that grew shows */
+    unsigned char *data = malloc(cap);
+    for (;;) {
+        if (!data) {
+            fail(why, size, "out of memory reading %s", name);
+            return NULL;
+        }
+        size_t got;
+        while (used < cap && (got = fread(data + used, 1, cap - used, f)) > 0)
+            used += got;
+        if (used < cap || cap > MAX_FILE_BYTES)
+            break;
+        cap = cap > MAX_FILE_BYTES / 2 ? MAX_FILE_BYTES + 1 : cap * 2;
+        unsigned char *more = realloc(data, cap);
+        if (!more)
+            free(data);
+        data = more;
+    }
+    if (ferror(f)) {
+        free(data);
+        fail(why, size, "cannot read %s: %s", name, strerror(errno));
+        return NULL;
+    }
+    if (used > MAX_FILE_BYTES) {
+        free(data);
+        fail(why, size, "%s is larger than the %zu MiB this tool reads", name, MAX_FILE_BYTES >> 20);
+        return NULL;
+    }
+    *length = used;
+    return data;
+}
+
+/* The whole file, or all of standard input for "-" (name: how messages call it). */
+static unsigned char *read_whole(const char *path, const char *name, size_t *length, char *why, size_t size)
+{
+    if (!strcmp(path, "-"))
+        return read_stream(stdin, name, 65536, length, why, size);
     struct stat st;
     if (stat(path, &st) != 0) {
         fail(why, size, "cannot open %s: %s", path, strerror(errno));
@@ -120,24 +178,8 @@ static unsigned char *read_whole(const char *path, size_t *length, char *why, si
         fail(why, size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = (size_t)st.st_size + 1, used = 0;
-    unsigned char *data = malloc(cap);
-    if (!data) {
-        fclose(f);
-        fail(why, size, "out of memory reading %s", path);
-        return NULL;
-    }
-    size_t got;
-    while (used < cap && (got = fread(data + used, 1, cap - used, f)) > 0)
-        used += got;
-    int bad = ferror(f);
+    unsigned char *data = read_stream(f, name, (size_t)st.st_size, length, why, size);
     fclose(f);
-    if (bad) {
-        free(data);
-        fail(why, size, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    *length = used;
     return data;
 }
 
@@ -302,32 +344,33 @@ static int check_bmp(const char *path, const unsigned char *d, size_t len, uint6
 int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image *img, char *why, size_t size)
 {
     memset(img, 0, sizeof *img);
+    const char *name = cli_input_name(path);
     size_t len = 0;
-    unsigned char *data = read_whole(path, &len, why, size);
+    unsigned char *data = read_whole(path, name, &len, why, size);
     if (!data)
         return -1;
     static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     int rc;
     uint64_t w = 0, h = 0;
     if (len == 0)
-        rc = fail(why, size, "%s is empty", path);
+        rc = fail(why, size, "%s is empty", name);
     else if (len >= 8 && !memcmp(data, png_sig, 8))
-        rc = check_png(path, data, len, &w, &h, why, size);
+        rc = check_png(name, data, len, &w, &h, why, size);
     else if (len >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF)
-        rc = check_jpeg(path, data, len, &w, &h, why, size);
+        rc = check_jpeg(name, data, len, &w, &h, why, size);
     else if (len >= 2 && data[0] == 'B' && data[1] == 'M')
-        rc = check_bmp(path, data, len, &w, &h, why, size);
+        rc = check_bmp(name, data, len, &w, &h, why, size);
     else if (len >= 8 && !memcmp(data, png_sig + 1, 3))
-        rc = fail(why, size, "%s is corrupt: a damaged PNG signature", path);
+        rc = fail(why, size, "%s is corrupt: a damaged PNG signature", name);
     else
-        rc = fail(why, size, "%s is not a PNG, JPEG or BMP image", path);
+        rc = fail(why, size, "%s is not a PNG, JPEG or BMP image", name);
     if (rc == 0 && w * h > max_pixels) /* each below 2^32: no overflow */
         rc = fail(why, size,
-                  "%s: %llu x %llu = %llu pixels is above the limit of %zu; raise it with --max-pixels", path,
+                  "%s: %llu x %llu = %llu pixels is above the limit of %zu; raise it with --max-pixels", name,
                   (unsigned long long)w, (unsigned long long)h, (unsigned long long)(w * h), max_pixels);
     if (rc != 0 || len > (size_t)INT32_MAX) {
         if (rc == 0)
-            rc = fail(why, size, "%s is too large", path);
+            rc = fail(why, size, "%s is too large", name);
         free(data);
         return rc;
     }
@@ -336,15 +379,27 @@ int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image 
      * said; the decoder, which fails too, then gives the format's own reason. */
     int width, height, comp = 4;
     stbi_info_from_memory(data, (int)len, &width, &height, &comp);
-    int want = channels ? channels : (comp == 2 || comp == 4) ? 4 : 3;
-    unsigned char *pixels = stbi_load_from_memory(data, (int)len, &width, &height, &comp, want);
+    int want = channels ? channels : comp == 1 ? 1 : comp == 3 ? 3 : 4;
+    int wide = stbi_is_16_bit_from_memory(data, (int)len);
+    if (size)
+        why[0] = '\0';
+    unsigned char *pixels = wide ? (unsigned char *)stbi_load_16_from_memory(data, (int)len, &width, &height, &comp,
+                                                                             want)
+                                 : stbi_load_from_memory(data, (int)len, &width, &height, &comp, want);
     free(data);
     if (!pixels)
-        return fail(why, size, "%s cannot be decoded: %s", path, stbi_failure_reason());
-    img->pixels = pixels; /* stbi_image_free is free() in the default build */
+        return fail(why, size, "%s cannot be decoded: %s", name, stbi_failure_reason());
     img->width = (size_t)width;
     img->height = (size_t)height;
     img->channels = want;
+    if (wide) { /* to 8 bits in place, rounded to nearest: 65535 / 255 = 257 exactly */
+        const size_t values = cli_image_bytes(img);
+        const uint16_t *from = (const uint16_t *)(void *)pixels;
+        for (size_t i = 0; i < values; i++)
+            pixels[i] = (unsigned char)((from[i] + 128u) / 257u);
+        snprintf(why, size, "%s has 16 bits a channel: rounded to 8 bits", name);
+    }
+    img->pixels = pixels; /* stbi_image_free is free() in the default build */
     return 0;
 }
 
@@ -356,15 +411,15 @@ static void write_to_output(void *context, void *data, int bytes)
 int cli_image_write_png(const char *path, const cli_image *img, char *why, size_t size)
 {
     if (img->width > INT32_MAX / 4 || img->height > INT32_MAX || img->width * (size_t)img->channels > INT32_MAX)
-        return fail(why, size, "cannot write %s: %zu x %zu is too large for PNG output", path, img->width,
-                    img->height);
+        return fail(why, size, "cannot write %s: %zu x %zu is too large for PNG output", cli_output_name(path),
+                    img->width, img->height);
     cli_output out;
     if (cli_output_open(&out, path, why, size) != 0)
         return -1;
     if (!stbi_write_png_to_func(write_to_output, &out, (int)img->width, (int)img->height, img->channels,
                                 img->pixels, (int)(img->width * (size_t)img->channels))) {
         cli_output_discard(&out);
-        return fail(why, size, "cannot write %s: out of memory encoding the PNG", path);
+        return fail(why, size, "cannot write %s: out of memory encoding the PNG", cli_output_name(path));
     }
     return cli_output_close(&out, why, size);
 }
@@ -375,6 +430,13 @@ int cli_image_write_png(const char *path, const cli_image *img, char *why, size_
 
 int cli_want_png(const char *cmd, const char *option, const char *path, const char *what)
 {
+    if (!strcmp(path, "-")) {
+        if (cli_output_claim_stdout() == 0)
+            return 1;
+        fprintf(stderr, "clprim %s: %s%s-: standard output is %s; redirect it to write the %s there\n", cmd,
+                option ? option : "", option ? " " : "", errno == ENOTTY ? "a terminal" : strerror(errno), what);
+        return 0;
+    }
     if (cli_is_png_name(path))
         return 1;
     fprintf(stderr, "clprim %s: %s%s%s: the %s is written as PNG; give it a .png name\n", cmd, option ? option : "",
@@ -393,6 +455,8 @@ int cli_load_image(const char *cmd, const char *path, size_t max_pixels, cli_ima
         fprintf(stderr, "clprim %s: %s\n", cmd, why);
         return 1;
     }
+    if (why[0])
+        fprintf(stderr, "clprim %s: %s\n", cmd, why);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* Image files for the `clprim` commands: PNG, JPEG and BMP in, PNG out, through
  * the distribution's stb (libstb-dev). Built without stb, every call fails with
- * "built without image support" and cli_image_support() is 0. */
+ * "built without image support" and cli_image_support() is 0. The path "-" is
+ * standard input when read and standard output when written. */
 #ifndef CLPRIM_CLI_IMAGE_H
 #define CLPRIM_CLI_IMAGE_H
 
@@ -21,11 +22,15 @@ typedef struct {
 /* 1 when this build reads and writes images. */
 int cli_image_support(void);
 
-/* Reads a PNG, JPEG or BMP file. channels 0: 4 when the file has alpha, else 3
- * (grey files become RGB); 1, 3 or 4: converted to that. A missing, truncated,
- * corrupt or unsupported file, or one whose header declares more than max_pixels
- * pixels (refused before decoding), returns -1 with a message in why (which names
- * the path); never crashes. On success returns 0 and *img owns its pixels. */
+/* Reads a PNG, JPEG or BMP file ("-": all of standard input). channels 0: the
+ * file's own, 1 for grey, 3 for RGB, 4 for RGBA and for grey with alpha (there
+ * is no grey-and-alpha pixel format: the grey goes to R, G and B, the alpha is
+ * kept); 1, 3 or 4: converted to that. A missing, truncated, corrupt or
+ * unsupported file, or one whose header declares more than max_pixels pixels
+ * (refused before decoding), returns -1 with a message in why (which names the
+ * path); never crashes. On success returns 0, *img owns its pixels, and why is
+ * empty or a note for the user: a file of 16 bits a channel is rounded to 8
+ * bits (v / 257 to nearest) and the note says so. */
 int cli_image_read(const char *path, int channels, size_t max_pixels, cli_image *img, char *why, size_t size);
 
 /* Writes img as a PNG file (through output.h: a temporary renamed into place,
@@ -38,6 +43,13 @@ int cli_image_alloc(cli_image *img, size_t width, size_t height, int channels, u
 
 void cli_image_free(cli_image *img);
 
+/* A grey image made RGB (r = g = b = the grey); -1 when out of memory, img
+ * unchanged. */
+int cli_image_widen_grey(cli_image *img);
+
+/* How messages name an input path: "standard input" for "-", else path. */
+const char *cli_input_name(const char *path);
+
 /* "RGB", "RGBA", "grey". */
 const char *cli_image_channels_name(int channels);
 
@@ -47,13 +59,16 @@ int cli_is_png_name(const char *path);
 /* ---- The steps the image commands share ----
  * cmd is the command's name, for messages "clprim CMD: ...". */
 
-/* 1 when path ends in .png; else prints "clprim CMD: [OPTION ]PATH: the WHAT
- * is written as PNG; give it a .png name" and returns 0 (exit 2). option may
- * be NULL (the positional output). */
+/* 1 when path ends in .png, or is "-" and standard output could be claimed for
+ * the file (cli_output_claim_stdout: what the command prints goes to standard
+ * error from now on); else prints why ("... give it a .png name", "standard
+ * output is a terminal") and returns 0 (exit 2). option may be NULL (the
+ * positional output). */
 int cli_want_png(const char *cmd, const char *option, const char *path, const char *what);
 
-/* Checks cli_image_support() and reads path (channels 0, see cli_image_read).
- * 0 on success; else prints why and returns the exit code 1. */
+/* Checks cli_image_support() and reads path (channels 0, see cli_image_read),
+ * saying on stderr when 16 bits were rounded to 8. 0 on success; else prints
+ * why and returns the exit code 1. */
 int cli_load_image(const char *cmd, const char *path, size_t max_pixels, cli_image *img);
 
 /* Opens the context (cli_open) and reads the device's name into name. On

@@ -21,10 +21,57 @@ static mode_t default_mode(void)
     return 0666 & ~mask;
 }
 
+/* The descriptor standard output was moved to by cli_output_claim_stdout; -1
+ * before, and again once a file has taken it (standard output holds one file). */
+static int claimed_stdout = -1;
+static int stdout_claimed;
+
+int cli_output_claim_stdout(void)
+{
+    if (stdout_claimed)
+        return 0;
+    if (isatty(STDOUT_FILENO)) {
+        errno = ENOTTY;
+        return -1;
+    }
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0)
+        return -1;
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    claimed_stdout = fd;
+    stdout_claimed = 1;
+    return 0;
+}
+
+const char *cli_output_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "standard output";
+}
+
+static int open_stdout(cli_output *o, char *why, size_t size)
+{
+    if (cli_output_claim_stdout() != 0)
+        return fail(why, size, o->path, errno);
+    if (claimed_stdout < 0)
+        return fail(why, size, o->path, EBUSY); /* a second file for standard output */
+    if (!(o->f = fdopen(claimed_stdout, "wb")))
+        return fail(why, size, o->path, errno);
+    claimed_stdout = -1; /* closed with o->f */
+    return 0;
+}
+
 int cli_output_open(cli_output *o, const char *path, char *why, size_t size)
 {
     memset(o, 0, sizeof *o);
-    o->path = path;
+    o->path = cli_output_name(path);
+    if (!strcmp(path, "-"))
+        return open_stdout(o, why, size);
     /* Follow a symbolic link to the file it names; a name not there yet stays as given. */
     if (!realpath(path, o->target)) {
         if (errno != ENOENT || strlen(path) >= sizeof o->target)

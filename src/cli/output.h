@@ -6,8 +6,8 @@
  * the same folder (mkstemp) and renamed over the name at close; a symbolic link
  * is followed, so the file it points to is replaced and the link stays. A name
  * that exists and is not a regular file (/dev/stdout, /dev/full, a FIFO) cannot
- * be renamed over: it is written directly. Either way every write, the flush
- * and the close are checked. */
+ * be renamed over: it is written directly. "-" is standard output, also
+ * written directly. Either way every write, the flush and the close are checked. */
 #ifndef CLPRIM_CLI_OUTPUT_H
 #define CLPRIM_CLI_OUTPUT_H
 
@@ -23,8 +23,19 @@ typedef struct {
     int error;            /* the first errno seen by cli_output_write */
 } cli_output;
 
-/* Opens path for writing. 0 on success; else -1 with "cannot write PATH: why". */
+/* Opens path for writing ("-": standard output, claimed as below if it is not
+ * yet). 0 on success; else -1 with "cannot write PATH: why". */
 int cli_output_open(cli_output *o, const char *path, char *why, size_t size);
+
+/* Keeps standard output for a file written to "-": the file gets the
+ * descriptor, and descriptor 1 (stdout, printf) goes to standard error from
+ * now on, so that nothing the command prints, before or after the file, mixes
+ * with its bytes. Refused (-1, errno ENOTTY) when standard output is a
+ * terminal, which is no place for binary data; 0 when claimed (or already). */
+int cli_output_claim_stdout(void);
+
+/* How messages name path: "standard output" for "-", else path. */
+const char *cli_output_name(const char *path);
 
 /* Appends bytes; a failure is remembered and reported by cli_output_close. */
 void cli_output_write(cli_output *o, const void *data, size_t bytes);

@@ -1,7 +1,9 @@
 /* The workloads of `clprim demo` and `clprim bench`: each primitive beside the
  * same job as a one-thread C loop, and an exact check of one against the other. */
 #include "workload.h"
+#include "kmeans_cpu.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,10 +367,321 @@ static void threshold_cpu(workload *w)
 static const workload_kind threshold_planar = {"threshold", threshold_prepare, threshold_run, threshold_cpu,
                                                whole_output_check, in_and_out_bytes, float_only};
 
-/* ---- The table ---- */
+/* ---- Radix sort of (key, index) pairs ---- */
+
+static int sortable(clprim_type t)
+{
+    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT;
+}
+
+/* Random 32-bit keys: for floats every bit pattern, NaNs and infinities too,
+ * which the sort puts in its documented total order. */
+static int sort_prepare(workload *w)
+{
+    uint32_t *keys = w->in;
+    uint64_t state = 0xD1B54A32D192ED03ull;
+    for (size_t i = 0; i < w->n; i++)
+        keys[i] = (uint32_t)(next_random(&state) >> 32);
+    w->scratch = malloc(2 * w->in_bytes);
+    return w->scratch && upload(w) && device_output(w, 2 * w->in_bytes);
+}
+
+/* Sorted keys, then the permutation (values_in NULL: the indices), in one buffer. */
+static clprim_status sort_run(workload *w)
+{
+    return clprim_sort_pairs(w->ctx, w->type, w->in_buf, 0, w->out_buf, 0, NULL, 0, w->out_buf, w->n, w->n, 0, NULL, NULL);
+}
+
+/* The key's bits made order-preserving, as clprim.h describes for each type. */
+static uint32_t sort_bits(clprim_type t, uint32_t k)
+{
+    if (t == CLPRIM_UINT32)
+        return k;
+    if (t == CLPRIM_FLOAT && (k & 0x80000000u))
+        return ~k;
+    return k ^ 0x80000000u;
+}
+
+/* LSD radix sort, 8 bits a pass: four stable counting sorts, back in expect. */
+static void sort_cpu(workload *w)
+{
+    uint32_t *keys = w->expect, *values = keys + w->n, *tmp_keys = w->scratch, *tmp_values = tmp_keys + w->n;
+    memcpy(keys, w->in, w->in_bytes);
+    for (size_t i = 0; i < w->n; i++)
+        values[i] = (uint32_t)i;
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t start[257] = {0};
+        for (size_t i = 0; i < w->n; i++)
+            start[((sort_bits(w->type, keys[i]) >> shift) & 255) + 1]++;
+        for (size_t d = 0; d < 256; d++)
+            start[d + 1] += start[d];
+        for (size_t i = 0; i < w->n; i++) {
+            size_t to = start[(sort_bits(w->type, keys[i]) >> shift) & 255]++;
+            tmp_keys[to] = keys[i];
+            tmp_values[to] = values[i];
+        }
+        uint32_t *swap = keys;
+        keys = tmp_keys, tmp_keys = swap;
+        swap = values, values = tmp_values, tmp_values = swap;
+    }
+}
+
+static double sort_bytes(const workload *w)
+{
+    return 3.0 * (double)w->in_bytes; /* keys in, keys and indices out */
+}
+
+static const workload_kind sort_pairs = {"sort-pairs", sort_prepare, sort_run, sort_cpu, whole_output_check,
+                                         sort_bytes, sortable};
+
+/* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
+
+#define BOX_DIM 32
+#define BOX_COUNT ((size_t)BOX_DIM * BOX_DIM * BOX_DIM)
+
+static const clprim_box_grid box_grid = {{0, 0, 0}, {1, 1, 1}, {BOX_DIM, BOX_DIM, BOX_DIM}};
+
+static int box_prepare(workload *w)
+{
+    float *positions = malloc(3 * w->n * sizeof *positions);
+    if (!positions)
+        return 0;
+    uint64_t state = 0x9E6C63D0676A9A99ull;
+    for (size_t i = 0; i < 3 * w->n; i++) /* 24 random bits: exact floats below BOX_DIM */
+        positions[i] = (float)(next_random(&state) >> 40) * (BOX_DIM / 16777216.0f);
+    free(w->in);
+    w->in = positions;
+    w->in_bytes = 3 * w->n * sizeof *positions;
+    w->scratch = malloc((w->n + BOX_COUNT) * sizeof(uint32_t));
+    return w->scratch && upload(w) && device_output(w, (BOX_COUNT + 1 + w->n) * sizeof(cl_uint));
+}
+
+/* box_start (BOX_COUNT + 1), then order (n), in one buffer. */
+static clprim_status box_run(workload *w)
+{
+    return clprim_box_sort(w->ctx, &box_grid, w->in_buf, 0, w->n, w->out_buf, 0, w->out_buf, BOX_COUNT + 1, NULL, 0,
+                           0, NULL, NULL);
+}
+
+/* The box along one axis, as clprim.h defines it: clamped, NaN below. */
+static size_t box_coordinate(float p, int axis)
+{
+    float f = floorf((p - box_grid.origin[axis]) * (1.0f / box_grid.box_size[axis]));
+    return !(f >= 0.0f) ? 0 : f >= (float)box_grid.dims[axis] ? box_grid.dims[axis] - 1 : (size_t)f;
+}
+
+/* Box ids, a counting sort by id (stable), the counts' exclusive scan. */
+static void box_cpu(workload *w)
+{
+    const float *p = w->in;
+    uint32_t *ids = w->scratch, *cursor = ids + w->n, *start = w->expect, *order = start + BOX_COUNT + 1;
+    memset(start, 0, (BOX_COUNT + 1) * sizeof *start);
+    for (size_t i = 0; i < w->n; i++) {
+        size_t x = box_coordinate(p[3 * i], 0), y = box_coordinate(p[3 * i + 1], 1), z = box_coordinate(p[3 * i + 2], 2);
+        ids[i] = (uint32_t)((z * BOX_DIM + y) * BOX_DIM + x);
+        start[ids[i] + 1]++;
+    }
+    for (size_t b = 0; b < BOX_COUNT; b++) {
+        start[b + 1] += start[b];
+        cursor[b] = start[b];
+    }
+    for (size_t i = 0; i < w->n; i++)
+        order[cursor[ids[i]]++] = (uint32_t)i;
+}
+
+static double box_bytes(const workload *w)
+{
+    return (double)w->in_bytes + 4.0 * (double)w->n; /* positions in, order out */
+}
+
+static const workload_kind box_sort = {"box-sort", box_prepare, box_run, box_cpu, whole_output_check, box_bytes,
+                                       float_only};
+
+/* ---- On a photograph: the red-ratio threshold, Otsu, k-means ---- */
+
+static clprim_image photo_image(const workload *w, cl_mem buf, size_t offset, clprim_pixel_format format)
+{
+    return (clprim_image){buf, offset, w->width, w->height, 0, format};
+}
+
+static int photo_threshold_prepare(workload *w)
+{
+    return device_output(w, w->in_bytes);
+}
+
+/* The recoloured pixels put back: what the demo's picture shows. */
+static clprim_status photo_threshold_run(workload *w)
+{
+    clprim_image src = photo_image(w, w->in_buf, 0, CLPRIM_RGB8), dst = photo_image(w, w->out_buf, 0, CLPRIM_RGB8);
+    return clprim_threshold_red(w->ctx, &src, &dst, THRESHOLD_RATIO, CLPRIM_THRESHOLD_REINSERT, 0, NULL, NULL);
+}
+
+static void photo_threshold_cpu(workload *w)
+{
+    const unsigned char *in = w->in;
+    unsigned char *out = w->expect;
+    float limit = THRESHOLD_RATIO * THRESHOLD_RATIO;
+    for (size_t i = 0; i < w->n; i++) {
+        float r = in[3 * i], g = in[3 * i + 1], b = in[3 * i + 2];
+        int selected = r > 0 && r * r > limit * ((r * r + g * g) + b * b);
+        out[3 * i] = in[3 * i];
+        out[3 * i + 1] = selected ? in[3 * i] : in[3 * i + 1];
+        out[3 * i + 2] = in[3 * i + 2];
+    }
+}
+
+static const workload_kind photo_threshold = {"threshold-photo", photo_threshold_prepare, photo_threshold_run,
+                                              photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL};
+
+/* Otsu: the grey histogram, the level, the mask (GREY8), all on the device. */
+static int photo_otsu_prepare(workload *w)
+{
+    return device_output(w, w->n);
+}
+
+static clprim_status photo_otsu_run(workload *w)
+{
+    clprim_image src = photo_image(w, w->in_buf, 0, CLPRIM_RGB8), dst = photo_image(w, w->out_buf, 0, CLPRIM_GREY8);
+    unsigned level = 0;
+    clprim_status s = clprim_threshold_otsu(w->ctx, &src, &dst, &level, 0, NULL, NULL);
+    memcpy(w->value, &level, sizeof level);
+    return s;
+}
+
+/* Otsu's level of 256 bins as clprim.h specifies it: the between-class variance
+ * in float, in the kernel's order (this file has no fused multiply-add), the
+ * candidates compared by cross-multiplication, the smallest on a tie. */
+static unsigned otsu_level(const uint32_t *hist)
+{
+    uint64_t total = 0, moment = 0;
+    for (size_t i = 0; i < 256; i++) {
+        total += hist[i];
+        moment += (uint64_t)i * hist[i];
+    }
+    int k = 0;
+    while (k < 64 && (total >> k) != 0)
+        k++;
+    const float scale = ldexpf(1.0f, -k); /* a power of two: exact */
+    float best_num = 0, best_den = 0;
+    int best = -1;
+    uint64_t below = 0, below_moment = 0;
+    for (size_t t = 0; t < 256; t++) {
+        below += hist[t];
+        below_moment += (uint64_t)t * hist[t];
+        if (below == 0 || below == total)
+            continue;
+        float w0 = (float)below * scale, w1 = (float)(total - below) * scale;
+        float s0 = (float)below_moment * scale, s1 = (float)(moment - below_moment) * scale;
+        float d = s0 * w1 - s1 * w0, num = d * d, den = w0 * w1;
+        if (best < 0 || num * best_den > best_num * den) {
+            best = (int)t;
+            best_num = num;
+            best_den = den;
+        }
+    }
+    if (best < 0) { /* fewer than two non-empty bins: the highest level of the one there is */
+        best = 255;
+        while (best > 0 && hist[best] == 0)
+            best--;
+        if (total == 0)
+            best = 255;
+    }
+    return (unsigned)best;
+}
+
+static void photo_otsu_cpu(workload *w)
+{
+    const unsigned char *in = w->in;
+    unsigned char *mask = w->expect;
+    uint32_t hist[256] = {0};
+    for (size_t i = 0; i < w->n; i++)
+        hist[(in[3 * i] + in[3 * i + 1] + in[3 * i + 2]) / 3]++;
+    unsigned level = otsu_level(hist);
+    for (size_t i = 0; i < w->n; i++)
+        mask[i] = (unsigned)(in[3 * i] + in[3 * i + 1] + in[3 * i + 2]) / 3 > level ? 255 : 0;
+    w->count = level;
+}
+
+static int photo_otsu_check(workload *w, char *why, size_t size)
+{
+    unsigned level;
+    memcpy(&level, w->value, sizeof level);
+    if (level != w->count) {
+        snprintf(why, size, "Otsu's level is %u, the C loop's %zu", level, w->count);
+        return 0;
+    }
+    return whole_output_check(w, why, size);
+}
+
+static double photo_otsu_bytes(const workload *w)
+{
+    return 2.0 * (double)w->in_bytes + (double)w->n; /* the photograph twice, the mask */
+}
+
+static const workload_kind photo_otsu = {"otsu-photo", photo_otsu_prepare, photo_otsu_run, photo_otsu_cpu,
+                                         photo_otsu_check, photo_otsu_bytes, NULL};
+
+/* k-means: 8 colours, 5 iterations from k-means++ centres; labels (n bytes)
+ * then the quantized photograph (RGB8) in one buffer. */
+#define KMEANS_K 8
+#define KMEANS_ITERATIONS 5
+
+typedef struct {
+    float seeded[KMEANS_K * 3], device[KMEANS_K * 3], cpu[KMEANS_K * 3];
+    clprim_kmeans_info device_info, cpu_info;
+} kmeans_state;
+
+static int photo_kmeans_prepare(workload *w)
+{
+    kmeans_state *k = calloc(1, sizeof *k);
+    w->scratch = k;
+    return k &&
+           clprim_kmeans_seed(w->in, w->width, w->height, 0, CLPRIM_RGB8, KMEANS_K, 1, k->seeded) == CLPRIM_SUCCESS &&
+           device_output(w, w->n + w->in_bytes);
+}
+
+static clprim_status photo_kmeans_run(workload *w)
+{
+    kmeans_state *k = w->scratch;
+    clprim_image src = photo_image(w, w->in_buf, 0, CLPRIM_RGB8), dst = photo_image(w, w->out_buf, w->n, CLPRIM_RGB8);
+    memcpy(k->device, k->seeded, sizeof k->device);
+    return clprim_kmeans(w->ctx, &src, KMEANS_K, KMEANS_ITERATIONS, k->device, w->out_buf, 0, &dst, &k->device_info, 0, NULL);
+}
+
+static void photo_kmeans_cpu(workload *w)
+{
+    kmeans_state *k = w->scratch;
+    unsigned char *labels = w->expect;
+    const cli_kmeans_image view = {w->in, 0, w->width, w->height, 3 * w->width, CLPRIM_RGB8};
+    memcpy(k->cpu, k->seeded, sizeof k->cpu);
+    cli_kmeans_cpu(&view, KMEANS_K, KMEANS_ITERATIONS, k->cpu, labels, labels + w->n, &k->cpu_info);
+}
+
+static int photo_kmeans_check(workload *w, char *why, size_t size)
+{
+    const kmeans_state *k = w->scratch;
+    if (k->device_info.iterations != k->cpu_info.iterations) {
+        snprintf(why, size, "%u iterations, the C loop %u", k->device_info.iterations, k->cpu_info.iterations);
+        return 0;
+    }
+    return whole_output_check(w, why, size);
+}
+
+static double photo_kmeans_bytes(const workload *w)
+{
+    const kmeans_state *k = w->scratch;
+    return (double)k->device_info.iterations * (double)w->in_bytes + (double)w->out_bytes;
+}
+
+static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare, photo_kmeans_run, photo_kmeans_cpu,
+                                           photo_kmeans_check, photo_kmeans_bytes, NULL};
+
+/* ---- The tables ---- */
 
 const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &reduce_sum, &compact_half,
-                                               &histogram_256, &threshold_planar, NULL};
+                                               &histogram_256, &threshold_planar, &sort_pairs, &box_sort, NULL};
+
+const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
 const workload_kind *workload_find(const char *name)
 {
@@ -378,29 +691,52 @@ const workload_kind *workload_find(const char *name)
     return NULL;
 }
 
-int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n)
+/* The fields every workload has, and room for its input (n elements of elem bytes). */
+static int workload_begin(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n,
+                          size_t elem)
 {
     memset(w, 0, sizeof *w);
     w->kind = kind;
     w->ctx = ctx;
     w->type = type;
     w->n = n;
-    w->elem = type_size(type);
-    w->in_bytes = n * w->elem;
+    w->elem = elem;
+    w->in_bytes = n * elem;
     clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof w->cl, &w->cl, NULL);
-    w->in = malloc(w->in_bytes);
-    if (!w->in) {
+    w->in = malloc(w->in_bytes ? w->in_bytes : 1);
+    if (!w->in)
         fprintf(stderr, "clprim: out of host memory for %zu elements\n", n);
+    return w->in != NULL;
+}
+
+/* The input on the device, then the kind's own set-up. */
+static int workload_finish(workload *w)
+{
+    if (upload(w) && w->kind->prepare(w))
+        return 1;
+    fprintf(stderr, "clprim: cannot allocate %s of %zu %s elements on the device\n", w->kind->name, w->n,
+            workload_type_name(w->type));
+    workload_release(w);
+    return 0;
+}
+
+int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n)
+{
+    if (!workload_begin(w, kind, ctx, type, n, type_size(type)))
         return 0;
-    }
     fill(type, w->in, n);
-    if (!upload(w) || !kind->prepare(w)) {
-        fprintf(stderr, "clprim: cannot allocate %s of %zu %s elements on the device\n", kind->name, n,
-                workload_type_name(type));
-        workload_release(w);
+    return workload_finish(w);
+}
+
+int workload_prepare_photo(workload *w, const workload_kind *kind, clprim_context *ctx, const unsigned char *rgb,
+                           size_t width, size_t height)
+{
+    if (!workload_begin(w, kind, ctx, CLPRIM_UINT8, width * height, 3))
         return 0;
-    }
-    return 1;
+    memcpy(w->in, rgb, w->in_bytes);
+    w->width = width;
+    w->height = height;
+    return workload_finish(w);
 }
 
 int workload_fetch(workload *w)
@@ -420,5 +756,6 @@ void workload_release(workload *w)
     free(w->in);
     free(w->out);
     free(w->expect);
+    free(w->scratch);
     memset(w, 0, sizeof *w);
 }

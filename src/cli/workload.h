@@ -33,17 +33,28 @@ struct workload {
     cl_mem in_buf, out_buf;
     cl_mem aux_buf;          /* a second device output (a count, histogram bins) */
     unsigned char value[16]; /* a scalar result (reduce) */
-    size_t count;            /* the C loop's count (compaction) */
+    size_t count;            /* the C loop's count (compaction), level (Otsu) */
+    size_t width, height;    /* a photograph's size (workload_prepare_photo) */
+    void *scratch;           /* the kind's own host state, freed with the workload */
 };
 
 /* Known workloads, NULL-terminated. */
 extern const workload_kind *const workload_kinds[];
 const workload_kind *workload_find(const char *name);
 
+/* The workloads on a photograph (packed RGB8 pixels), NULL-terminated. The first
+ * is the red-ratio threshold: its result (w->out after workload_fetch) is an RGB8
+ * picture of the photograph's size. */
+extern const workload_kind *const workload_photo_kinds[];
+
 /* Sets up w (kind, ctx, type, n): the input is n elements of type t unless the
  * kind's prepare replaces it; 0 on failure with a message on stderr (n must be
  * at most SIZE_MAX / WORKLOAD_MAX_BYTES_PER_ELEMENT). */
 int workload_prepare(workload *w, const workload_kind *kind, clprim_context *ctx, clprim_type type, size_t n);
+/* The same for a photograph kind: w->in is a copy of width * height RGB8 pixels
+ * (n = width * height, type CLPRIM_UINT8). */
+int workload_prepare_photo(workload *w, const workload_kind *kind, clprim_context *ctx, const unsigned char *rgb,
+                           size_t width, size_t height);
 void workload_release(workload *w);
 /* Reads the device result back into w->out where the kind has one. */
 int workload_fetch(workload *w);
