@@ -3,19 +3,29 @@
  * what it holds. */
 #include "commands.h"
 #include "internal.h"
+#include "options.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char help[] =
-    "usage: clprim cache warm [--device D]   build every kernel program for a device now\n"
-    "       clprim cache clear               remove every cache entry (nothing else in the folder)\n"
-    "       clprim cache info                the folder, whether it is used, its entries and cap\n"
-    "\n"
+enum { WARM, CLEAR, INFO };
+static const char *const actions[] = {"warm", "clear", "info"};
+
+enum { OPT_DEVICE };
+static const cli_option options[] = {
+    [OPT_DEVICE] = {"device", 'd', "D", "the device to build for", 1u << WARM},
+};
+
+static const cli_command command = {
+    "cache", "warm|clear|info",
+    "  warm   build every kernel program for a device now\n"
+    "  clear  remove every cache entry (nothing else in the folder)\n"
+    "  info   the folder, whether it is used, its entries and cap\n"
     "The folder is $CLPRIM_CACHE_DIR, else $XDG_CACHE_HOME/clprim, else ~/.cache/clprim;\n"
     "its entries take at most $CLPRIM_CACHE_MAX bytes (default 256M; K, M, G suffixes; 0: off),\n"
-    "least recently used first out. $CLPRIM_LOG=1 shows each read, cache hit or miss and build.\n";
+    "least recently used first out. $CLPRIM_LOG=1 shows each read, cache hit or miss and build.\n",
+    options, 1, "cache", actions,
+};
 
 static void print_size(const char *label, uint64_t bytes)
 {
@@ -79,49 +89,28 @@ static int cache_warm(const char *device)
 
 int cmd_cache(int argc, char **argv)
 {
-    static const struct option long_options[] = {
-        {"device", required_argument, NULL, 'd'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char *device = NULL;
-    opterr = 0;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "d:h", long_options, NULL)) != -1;) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (c == 'd') {
-            device = optarg;
-            continue;
-        }
-        if (optopt == 'd')
-            fprintf(stderr, "clprim cache: --device needs a value\n");
-        else
-            fprintf(stderr, "clprim cache: unknown option %s\n", argv[optind - 1]);
-        fputs(help, stderr);
-        return 2;
-    }
-    const char *action = optind < argc ? argv[optind] : NULL;
-    if (action && !strcmp(action, "help")) {
-        fputs(help, stdout);
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;)
+        if (opt == OPT_DEVICE)
+            device = p.value;
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs == 1 && !strcmp(p.args[0], "help")) {
+        cli_print_help(&command, stdout);
         return 0;
     }
-    int known = action && (!strcmp(action, "warm") || !strcmp(action, "clear") || !strcmp(action, "info"));
-    if (!known || optind + 1 < argc || (device && strcmp(action, "warm") != 0)) {
-        if (!action)
-            fprintf(stderr, "clprim cache: say warm, clear or info\n");
-        else if (!known)
-            fprintf(stderr, "clprim cache: unknown action \"%s\" (warm, clear or info)\n", action);
-        else if (optind + 1 < argc)
-            fprintf(stderr, "clprim cache %s: unexpected argument \"%s\"\n", action, argv[optind + 1]);
-        else
-            fprintf(stderr, "clprim cache %s: --device applies to warm only\n", action);
-        fputs(help, stderr);
-        return 2;
-    }
-    if (!strcmp(action, "warm"))
-        return cache_warm(device);
-    return !strcmp(action, "clear") ? cache_clear() : cache_info();
+    if (p.nargs == 0)
+        return cli_usage_error(&p, "say warm, clear or info");
+    if (p.nargs > 1)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[1]);
+    int action = 0;
+    while (action < 3 && strcmp(p.args[0], actions[action]))
+        action++;
+    if (action == 3)
+        return cli_usage_error(&p, "unknown action \"%s\" (warm, clear or info)", p.args[0]);
+    if (device && action != WARM) /* a mistake here, not a mere warning: nothing would say it was ignored */
+        return cli_usage_error(&p, "%s: --device applies to warm only", actions[action]);
+    return action == WARM ? cache_warm(device) : action == CLEAR ? cache_clear() : cache_info();
 }
