@@ -1,6 +1,7 @@
 /* `clprim devices`: every platform and device the ICD loader sees, and the one
  * libclprim picks by default. */
 #include "commands.h"
+#include "options.h"
 
 #include <stdio.h>
 
@@ -27,13 +28,20 @@ static void print_device(cl_device_id d, unsigned p, unsigned i, int picked)
            driver, units, (double)global / (1u << 30), (unsigned long long)(local / 1024), fp64 ? "yes" : "no");
 }
 
+static const cli_command command = {
+    "devices", "", "  every OpenCL platform and device, and the one libclprim picks by default\n", NULL, 0, NULL, NULL,
+};
+
 int cmd_devices(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: clprim devices\n");
-        return 2;
-    }
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    while (cli_next(&p) >= 0)
+        ;
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
     cl_platform_id platforms[16];
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(16, platforms, &np);

@@ -13,24 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage_to(FILE *to, int status)
-{
-    fprintf(to, "usage: clprim histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]\n"
-                    "                        [--max-pixels N] [--device SPEC]\n"
-                    "  IN         a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); - reads\n"
-                    "             standard input\n"
-                    "  --bins     1 .. 256 even bins over the levels 0..255 (default 16)\n"
-                    "  --channel  one channel, grey = floor((r + g + b) / 3) (default), or all of them\n"
-                    "  --plot     also draw the chart as a PNG bar chart; - writes it to standard output\n"
-                    "             (the text chart then goes to standard error)\n"
-                    "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
-    return status;
-}
+enum { OPT_BINS, OPT_CHANNEL, OPT_PLOT, OPT_MAX_PIXELS, OPT_DEVICE };
+static const cli_option options[] = {
+    [OPT_BINS] = {"bins", 0, "N", "1 .. 256 even bins over the levels 0..255 (default 16)", 0},
+    [OPT_CHANNEL] = {"channel", 0, "C",
+                     "r, g, b, a, grey = floor((r + g + b) / 3) (default), or all of them", 0},
+    [OPT_PLOT] = {"plot", 0, "FILE.png",
+                  "also draw the chart as a PNG bar chart; - writes it to standard output\n"
+                  "(the text chart then goes to standard error)",
+                  0},
+    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)", 0},
+    [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
+};
 
-static int usage(void)
-{
-    return usage_to(stderr, 2);
-}
+static const cli_command command = {
+    "histogram", "IN",
+    "  IN is a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); - reads\n"
+    "  standard input\n",
+    options, sizeof options / sizeof options[0], NULL, NULL,
+};
 
 /* The levels of bin b of `bins`: v goes to bin v * bins / 256. */
 static void bin_levels(size_t b, size_t bins, unsigned *lo, unsigned *hi)
@@ -120,35 +121,33 @@ static int plot_png(const char *path, const uint32_t *hist, size_t bins, size_t 
 
 int cmd_histogram(int argc, char **argv)
 {
-    const char *in_path = NULL, *device = NULL, *channel_name = "grey", *plot = NULL;
+    const char *in_path, *device = NULL, *channel_name = "grey", *plot = NULL;
     long bins = 16;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--bins") && i + 1 < argc) {
-            if (!cli_parse_long("histogram", "--bins", argv[++i], 1, 256, &bins))
-                return 2;
-        } else if (!strcmp(argv[i], "--channel") && i + 1 < argc) {
-            channel_name = argv[++i];
-        } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
-            plot = argv[++i];
-        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
-            if (!cli_parse_count("histogram", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
-                return 2;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            device = argv[++i];
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            return usage_to(stdout, 0);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "clprim histogram: unknown or incomplete option %s\n", argv[i]);
-            return usage();
-        } else if (!in_path) {
-            in_path = argv[i];
-        } else {
-            return usage();
-        }
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt == OPT_BINS)
+            ok = cli_parse_long("histogram", "--bins", p.value, 1, 256, &bins);
+        else if (opt == OPT_CHANNEL)
+            channel_name = p.value;
+        else if (opt == OPT_PLOT)
+            plot = p.value;
+        else if (opt == OPT_MAX_PIXELS)
+            ok = cli_parse_count("histogram", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
+        else
+            device = p.value;
+        if (!ok)
+            return 2;
     }
-    if (!in_path)
-        return usage();
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs < 1)
+        return cli_usage_error(&p, "want IN");
+    if (p.nargs > 1)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[1]);
+    in_path = p.args[0];
     static const char *const channel_names[] = {"r", "g", "b", "a", "grey", "all"};
     const int channel = cli_pick("histogram", "--channel", channel_name, channel_names, 6);
     if (channel < 0)

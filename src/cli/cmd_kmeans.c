@@ -14,64 +14,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(void)
-{
-    fprintf(stderr,
-            "usage: clprim kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check]\n"
-            "                     [--max-pixels N] [--device SPEC]\n"
-            "  IN            a PNG, JPEG or BMP image; OUT is written as PNG (alpha kept)\n"
-            "  -k K          colour clusters, 1 to %d\n"
-            "  --iterations  at most N Lloyd iterations a run (default 100); a run stops earlier\n"
-            "                when no centre moves by more than %g\n"
-            "  --seed        seed of the greedy k-means++ initialisation (default 1)\n"
-            "  --restarts    runs from N seeds, S to S + N - 1 (default 1); the one of lowest\n"
-            "                inertia (sum of squared distances to the centres) is kept\n"
-            "  --check       also run the algorithm in C from the kept run's start: same labels\n"
-            "                and centres, bit for bit?\n"
-            "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n",
-            CLPRIM_KMEANS_MAX_K, (double)CLPRIM_KMEANS_TOLERANCE);
-    return 2;
-}
+enum { OPT_K, OPT_ITERATIONS, OPT_SEED, OPT_RESTARTS, OPT_CHECK, OPT_MAX_PIXELS, OPT_DEVICE };
+static const cli_option options[] = {
+    [OPT_K] = {"k", 'k', "K", "colour clusters, 1 to " CLI_STRING(CLPRIM_KMEANS_MAX_K) " (required)", 0},
+    [OPT_ITERATIONS] = {"iterations", 'i', "N",
+                        "at most N Lloyd iterations a run (default 100); a run stops earlier\n"
+                        "when no centre moves by more than 0.01",
+                        0},
+    [OPT_SEED] = {"seed", 's', "S", "seed of the greedy k-means++ initialisation (default 1)", 0},
+    [OPT_RESTARTS] = {"restarts", 'r', "N",
+                      "runs from N seeds, S to S + N - 1 (default 1); the one of lowest\n"
+                      "inertia (sum of squared distances to the centres) is kept",
+                      0},
+    [OPT_CHECK] = {"check", 'c', NULL,
+                   "also run the algorithm in C from the kept run's start: same labels\n"
+                   "and centres, bit for bit?",
+                   0},
+    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)", 0},
+    [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
+};
+
+static const cli_command command = {
+    "kmeans", "IN OUT.png",
+    "  IN is a PNG, JPEG or BMP image; OUT is written as PNG (alpha kept)\n",
+    options, sizeof options / sizeof options[0], NULL, NULL,
+};
 
 int cmd_kmeans(int argc, char **argv)
 {
-    const char *in_path = NULL, *out_path = NULL, *device = NULL;
+    const char *in_path, *out_path, *device = NULL;
     unsigned long k = 0, iterations = 100, seed = 1, restarts = 1;
     int check = 0;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
-    for (int i = 1; i < argc; i++) {
-        if ((!strcmp(argv[i], "-k") || !strcmp(argv[i], "--k")) && i + 1 < argc) {
-            if (!cli_parse_ulong("kmeans", "-k", argv[++i], 1, CLPRIM_KMEANS_MAX_K, &k))
-                return 2;
-        } else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
-            if (!cli_parse_ulong("kmeans", "--iterations", argv[++i], 1, 1000000, &iterations))
-                return 2;
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (!cli_parse_ulong("kmeans", "--seed", argv[++i], 0, 0xFFFFFFFFul, &seed))
-                return 2;
-        } else if (!strcmp(argv[i], "--restarts") && i + 1 < argc) {
-            if (!cli_parse_ulong("kmeans", "--restarts", argv[++i], 1, 10000, &restarts))
-                return 2;
-        } else if (!strcmp(argv[i], "--check")) {
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt == OPT_K)
+            ok = cli_parse_ulong("kmeans", "-k", p.value, 1, CLPRIM_KMEANS_MAX_K, &k);
+        else if (opt == OPT_ITERATIONS)
+            ok = cli_parse_ulong("kmeans", "--iterations", p.value, 1, 1000000, &iterations);
+        else if (opt == OPT_SEED)
+            ok = cli_parse_ulong("kmeans", "--seed", p.value, 0, 0xFFFFFFFFul, &seed);
+        else if (opt == OPT_RESTARTS)
+            ok = cli_parse_ulong("kmeans", "--restarts", p.value, 1, 10000, &restarts);
+        else if (opt == OPT_CHECK)
             check = 1;
-        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
-            if (!cli_parse_count("kmeans", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
-                return 2;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            device = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "clprim kmeans: unknown or incomplete option %s\n", argv[i]);
-            return usage();
-        } else if (!in_path) {
-            in_path = argv[i];
-        } else if (!out_path) {
-            out_path = argv[i];
-        } else {
-            return usage();
-        }
+        else if (opt == OPT_MAX_PIXELS)
+            ok = cli_parse_count("kmeans", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
+        else
+            device = p.value;
+        if (!ok)
+            return 2;
     }
-    if (!in_path || !out_path || !k)
-        return usage();
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs < 2)
+        return cli_usage_error(&p, "want IN and OUT.png");
+    if (p.nargs > 2)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[2]);
+    if (!k)
+        return cli_usage_error(&p, "-k K is required");
+    in_path = p.args[0], out_path = p.args[1];
 
     cli_image img;
     clprim_context *ctx;

@@ -11,28 +11,34 @@
 #include <stdio.h>
 #include <string.h>
 
-static int usage_to(FILE *to, int status)
-{
-    fprintf(to,
-            "usage: clprim threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--level L]\n"
-            "                        [--max-pixels N] [--device SPEC]\n"
-            "  IN        a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); OUT is\n"
-            "            written as PNG; - is standard input or output (the report then goes to stderr)\n"
-            "  --ratio   red ratio r / sqrt(r^2 + g^2 + b^2) above which a pixel is selected, in (0, 1]; 0.7\n"
-            "  --mode    keep: selected pixels, the rest black (default); yellow: selected pixels with\n"
-            "            green := red, the rest black; reinsert: yellow pixels put back into the image;\n"
-            "            grey: white where (r + g + b) / 3 > --level (default 127), else black;\n"
-            "            otsu: the same at Otsu's level, computed on the device\n"
-            "            keep, yellow and reinsert write RGB (a grey IN is widened to RGB first);\n"
-            "            grey and otsu write a grey mask (RGBA with IN's alpha when IN has alpha)\n"
-            "  --max-pixels  refuse a larger image before decoding it (default 2^28)\n");
-    return status;
-}
+enum { KEEP, YELLOW, REINSERT, GREY, OTSU };
+static const char *const names[] = {"keep", "yellow", "reinsert", "grey", "otsu"};
+#define RED_MODES (1u << KEEP | 1u << YELLOW | 1u << REINSERT)
 
-static int usage(void)
-{
-    return usage_to(stderr, 2);
-}
+enum { OPT_RATIO, OPT_MODE, OPT_LEVEL, OPT_MAX_PIXELS, OPT_DEVICE };
+static const cli_option options[] = {
+    [OPT_RATIO] = {"ratio", 0, "R",
+                   "red ratio r / sqrt(r^2 + g^2 + b^2) above which a pixel is selected,\nin (0, 1]; 0.7",
+                   RED_MODES},
+    [OPT_MODE] = {"mode", 0, "M",
+                  "keep: selected pixels, the rest black (default); yellow: selected pixels\n"
+                  "with green := red, the rest black; reinsert: yellow pixels put back into\n"
+                  "the image; grey: white where (r + g + b) / 3 > --level, else black;\n"
+                  "otsu: the same at Otsu's level, computed on the device.\n"
+                  "keep, yellow and reinsert write RGB (a grey IN is widened to RGB first);\n"
+                  "grey and otsu write a grey mask (RGBA with IN's alpha when IN has alpha)",
+                  0},
+    [OPT_LEVEL] = {"level", 0, "L", "the grey level of --mode grey, 0 to 255 (default 127)", 1u << GREY},
+    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)", 0},
+    [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
+};
+
+static const cli_command command = {
+    "threshold", "IN OUT.png",
+    "  IN is a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); OUT is\n"
+    "  written as PNG; - is standard input or output (the report then goes to stderr)\n",
+    options, sizeof options / sizeof options[0], "--mode", names,
+};
 
 static double event_ms(cl_event e)
 {
@@ -45,43 +51,38 @@ static double event_ms(cl_event e)
 
 int cmd_threshold(int argc, char **argv)
 {
-    const char *in_path = NULL, *out_path = NULL, *device = NULL, *mode_name = "keep";
+    const char *in_path, *out_path, *device = NULL, *mode_name = "keep";
     double ratio = 0.7;
     long level = 127;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--ratio") && i + 1 < argc) {
-            if (!cli_parse_double("threshold", "--ratio", argv[++i], 0, 1, 1, &ratio))
-                return 2;
-        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
-            if (!cli_parse_long("threshold", "--level", argv[++i], 0, 255, &level))
-                return 2;
-        } else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-            mode_name = argv[++i];
-        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
-            if (!cli_parse_count("threshold", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
-                return 2;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            device = argv[++i];
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            return usage_to(stdout, 0);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "clprim threshold: unknown or incomplete option %s\n", argv[i]);
-            return usage();
-        } else if (!in_path) {
-            in_path = argv[i];
-        } else if (!out_path) {
-            out_path = argv[i];
-        } else {
-            return usage();
-        }
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt == OPT_RATIO)
+            ok = cli_parse_double("threshold", "--ratio", p.value, 0, 1, 1, &ratio);
+        else if (opt == OPT_LEVEL)
+            ok = cli_parse_long("threshold", "--level", p.value, 0, 255, &level);
+        else if (opt == OPT_MODE)
+            mode_name = p.value;
+        else if (opt == OPT_MAX_PIXELS)
+            ok = cli_parse_count("threshold", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
+        else
+            device = p.value;
+        if (!ok)
+            return 2;
     }
-    if (!in_path || !out_path)
-        return usage();
-    static const char *const names[] = {"keep", "yellow", "reinsert", "grey", "otsu"};
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs < 2)
+        return cli_usage_error(&p, "want IN and OUT.png");
+    if (p.nargs > 2)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[2]);
+    in_path = p.args[0], out_path = p.args[1];
     const int mode = cli_pick("threshold", "--mode", mode_name, names, 5);
     if (mode < 0)
         return 2;
+    cli_warn_mode(&p, mode);
 
     cli_image img;
     clprim_context *ctx;

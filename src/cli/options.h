@@ -38,6 +38,9 @@ typedef struct {
 
 #define CLI_MAX_OPTIONS 32
 #define CLI_MAX_ARGS 4
+/* A macro's value as a string, for help texts. */
+#define CLI_STRING(x) CLI_STRING_(x)
+#define CLI_STRING_(x) #x
 
 typedef struct {
     const cli_command *cmd;
