@@ -109,39 +109,50 @@ static int demo_photo(clprim_context *ctx, const char *path, size_t max_pixels, 
     return failures;
 }
 
+enum { OPT_DEVICE, OPT_N, OPT_IMAGE, OPT_OUT, OPT_MAX_PIXELS };
+static const cli_option options[] = {
+    [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
+    [OPT_N] = {"n", 'n', "ELEMENTS", "generated values for each primitive (default 2^24)", 0},
+    [OPT_IMAGE] = {"image", 0, "PHOTO", "the photograph (default: the bundled coffee.png)", 0},
+    [OPT_OUT] = {"out", 'o', "FILE.png",
+                 "write the photograph with its red pixels recoloured (- for standard\n"
+                 "output, the table then going to standard error); without it no file is written",
+                 0},
+    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger photograph before decoding it (default 2^28)", 0},
+};
+
+static const cli_command command = {
+    "demo", "",
+    "  every primitive on generated values, then the red-ratio threshold, Otsu's threshold\n"
+    "  and k-means on a photograph, each checked against a one-thread C loop and timed\n",
+    options, sizeof options / sizeof options[0], NULL, NULL,
+};
+
 int cmd_demo(int argc, char **argv)
 {
     const char *device = NULL, *photo = find_photo(), *out_path = NULL;
     size_t n = (size_t)1 << 24, max_pixels = CLI_IMAGE_MAX_PIXELS;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            device = argv[++i];
-        } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
-            if (!cli_parse_count("demo", "--n", argv[++i], 1, SIZE_MAX, WORKLOAD_MAX_BYTES_PER_ELEMENT, &n))
-                return 2;
-        } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc) {
-            if (!cli_parse_count("demo", "--max-pixels", argv[++i], 1, SIZE_MAX, 4, &max_pixels))
-                return 2;
-        } else if (!strcmp(argv[i], "--image") && i + 1 < argc) {
-            photo = argv[++i];
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-            out_path = argv[++i];
-            if (!cli_want_png("demo", "--out", out_path, "picture"))
-                return 2;
-        } else {
-            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-            fprintf(help ? stdout : stderr,
-                    "usage: clprim demo [--device SPEC] [--n ELEMENTS] [--image PHOTO] [--out FILE.png]\n"
-                    "                   [--max-pixels N]\n"
-                    "  every primitive on ELEMENTS generated values (default 2^24), then the red-ratio\n"
-                    "  threshold, Otsu's threshold and k-means on a photograph (default: the bundled\n"
-                    "  coffee.png), each checked against a one-thread C loop and timed;\n"
-                    "  --out writes the photograph with its red pixels recoloured (- for standard\n"
-                    "  output, the table then going to standard error); without it no file is written;\n"
-                    "  a photograph of more than --max-pixels (default 2^28) is refused before decoding\n");
-            return help ? 0 : 2;
-        }
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt == OPT_DEVICE)
+            device = p.value;
+        else if (opt == OPT_N)
+            ok = cli_parse_count("demo", "--n", p.value, 1, SIZE_MAX, WORKLOAD_MAX_BYTES_PER_ELEMENT, &n);
+        else if (opt == OPT_MAX_PIXELS)
+            ok = cli_parse_count("demo", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
+        else if (opt == OPT_IMAGE)
+            photo = p.value;
+        else
+            ok = cli_want_png("demo", "--out", out_path = p.value, "picture");
+        if (!ok)
+            return 2;
     }
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
     clprim_context *ctx = cli_open(device);
     if (!ctx)
         return 1;

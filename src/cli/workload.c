@@ -27,6 +27,11 @@ const char *workload_type_name(clprim_type t)
     return "?";
 }
 
+const char *workload_type_at(size_t i)
+{
+    return i < sizeof types / sizeof types[0] ? types[i].name : NULL;
+}
+
 int workload_parse_type(const char *name, clprim_type *t)
 {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)

@@ -61,5 +61,7 @@ int workload_fetch(workload *w);
 
 const char *workload_type_name(clprim_type t);
 int workload_parse_type(const char *name, clprim_type *t);
+/* The name of the i-th type a workload can take; NULL past the last. */
+const char *workload_type_at(size_t i);
 
 #endif
