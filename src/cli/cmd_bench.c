@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "options.h"
 #include "output.h"
+#include "progress.h"
 #include "workload.h"
 
 #include <math.h>
@@ -228,53 +229,79 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
     return ok;
 }
 
-/* 1 when the options are good; 0 after printing why (or nothing: the usage follows). */
+enum { OPT_DEVICE, OPT_PRIMITIVES, OPT_TYPES, OPT_MIN, OPT_MAX, OPT_RUNS, OPT_CSV, OPT_PLOT };
+static const cli_option options[] = {
+    [OPT_DEVICE] = {"device", 0, "D", "the OpenCL device (clprim --help)", 0},
+    [OPT_PRIMITIVES] = {"primitives", 'p', "a,b", "the primitives to time (default: all)", 0},
+    [OPT_TYPES] = {"types", 't', "int32,float", "the element types (default int32,float)", 0},
+    [OPT_MIN] = {"min", 0, "N", "the smallest size (default 2^10)", 0},
+    [OPT_MAX] = {"max", 0, "N", "the largest size (default 2^28)", 0},
+    [OPT_RUNS] = {"runs", 'r', "R", "timed runs after a warm-up, 1 to 256 (default 20)", 0},
+    [OPT_CSV] = {"csv", 0, "FILE", "also write every row as CSV", 0},
+    [OPT_PLOT] = {"plot", 0, "FILE.png", "draw GB/s against n for each primitive and type as a PNG chart", 0},
+};
+
+static const cli_command command = {
+    "bench", "",
+    "  sizes go from --min to --max by factors of 4, capped by what the device holds;\n"
+    "  the median of R runs, beside a copy of the same bytes and a one-thread C loop\n",
+    options, sizeof options / sizeof options[0], NULL, NULL,
+};
+
+/* -1 when the options are good, else the exit code (the reason is out). */
 static int parse_options(int argc, char **argv, bench_options *o)
 {
     *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return 0;
-        i++;
-        if (!strcmp(a, "--device"))
-            o->device = v;
-        else if (!strcmp(a, "--primitives"))
-            o->primitives = v;
-        else if (!strcmp(a, "--types"))
-            o->types = v;
-        else if (!strcmp(a, "--min") || !strcmp(a, "--max")) {
-            if (!cli_parse_count("bench", a, v, 1, SIZE_MAX, WORKLOAD_MAX_BYTES_PER_ELEMENT,
-                                 a[3] == 'i' ? &o->min_n : &o->max_n))
-                return 0;
-        } else if (!strcmp(a, "--runs")) {
-            if (!cli_parse_long("bench", "--runs", v, 1, 256, &o->runs))
-                return 0;
-        } else if (!strcmp(a, "--csv"))
-            o->csv = v;
-        else if (!strcmp(a, "--plot"))
-            o->plot = v;
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt == OPT_DEVICE)
+            o->device = p.value;
+        else if (opt == OPT_PRIMITIVES)
+            o->primitives = p.value;
+        else if (opt == OPT_TYPES)
+            o->types = p.value;
+        else if (opt == OPT_MIN || opt == OPT_MAX)
+            ok = cli_parse_count("bench", opt == OPT_MIN ? "--min" : "--max", p.value, 1, SIZE_MAX,
+                                 WORKLOAD_MAX_BYTES_PER_ELEMENT, opt == OPT_MIN ? &o->min_n : &o->max_n);
+        else if (opt == OPT_RUNS)
+            ok = cli_parse_long("bench", "--runs", p.value, 1, 256, &o->runs);
+        else if (opt == OPT_CSV)
+            o->csv = p.value;
         else
-            return 0;
+            o->plot = p.value;
+        if (!ok)
+            return 2;
     }
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
+    /* Every name checked now, before anything runs. */
+    const char *names[64];
+    int count = 0;
+    while (count < 64 && (names[count] = workload_type_at((size_t)count)))
+        count++;
+    if (!cli_check_list("bench", "--types", o->types, names, count))
+        return 2;
+    for (count = 0; count < 64 && workload_kinds[count]; count++)
+        names[count] = workload_kinds[count]->name;
+    if (o->primitives && !cli_check_list("bench", "--primitives", o->primitives, names, count))
+        return 2;
     if (o->max_n < o->min_n) {
         fprintf(stderr, "clprim bench: --max %zu is below --min %zu\n", o->max_n, o->min_n);
-        return 0;
+        return 2;
     }
-    return 1;
+    return -1;
 }
 
 int cmd_bench(int argc, char **argv)
 {
     bench_options o;
-    if (!parse_options(argc, argv, &o)) {
-        fprintf(stderr, "usage: clprim bench [--device D] [--primitives a,b] [--types int32,float]\n"
-                        "                    [--min N] [--max N] [--runs R] [--csv FILE] [--plot FILE.png]\n"
-                        "sizes go from --min to --max (default 2^10..2^28) by factors of 4, capped\n"
-                        "by what the device holds; R runs (default 20, at most 256) after a warm-up.\n"
-                        "--plot draws GB/s against n for each primitive and type as a PNG chart.\n");
-        return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? 0 : 2;
-    }
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
     if (o.plot && !cli_want_png("bench", "--plot", o.plot, "chart"))
         return 2;
     if (o.plot && !cli_image_support()) {
@@ -343,8 +370,10 @@ int cmd_bench(int argc, char **argv)
                     }
                     break;
                 }
+                cli_progress("bench: %s %s n = %zu ...", kind->name, name, n);
                 workload w;
                 if (!workload_prepare(&w, kind, ctx, type, n)) {
+                    cli_progress_clear();
                     failures++;
                     break;
                 }
@@ -356,6 +385,7 @@ int cmd_bench(int argc, char **argv)
                 if (s == CLPRIM_SUCCESS)
                     s = time_workload(&w, (int)o.runs, &dev);
                 if (s != CLPRIM_SUCCESS) {
+                    cli_progress_clear();
                     printf("%-16s %-7s %11zu failed: %s: %s\n", kind->name, name, n, clprim_status_name(s),
                            clprim_last_error(ctx));
                     failures++;
@@ -366,6 +396,7 @@ int cmd_bench(int argc, char **argv)
                 kind->cpu(&w);
                 loop = cli_now() - start;
                 time_copy(ctx, cl, w.in_bytes, (int)o.runs, &copy);
+                cli_progress_clear();
                 failures += !ok;
                 double gbps = kind->bytes(&w) / dev * 1e-9;
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx  %s%s\n", kind->name, name, n, dev * 1e3, gbps,
