@@ -339,18 +339,38 @@ static int interpret(const char *expr, clprim_type t, const void *x, uint64_t in
 
 /* ---- The command ---- */
 
-static int usage(void)
-{
-    fprintf(stderr,
-            "usage: clprim compact [--device D] [--n N] [--type int32|uint32|int64|uint64|float|double|uint8]\n"
-            "                      [--repeat R] [--in-place]\n"
-            "                      [--lt V|--le V|--gt V|--ge V|--eq V|--ne V|--nonzero|--flagged P|--keep EXPR]\n"
-            "Data: integers uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of [0, 1000).\n"
-            "Default: --type int32 --n 10000000 --gt 500 --repeat 5. EXPR is a C expression over x (the\n"
-            "element) and i (its index): numbers, operators, ?:, casts to scalar types and the OpenCL\n"
-            "built-ins listed in clprim.h, e.g. --keep \"x > 50 && (x & 1) == 0\"; integer x / 0 is 0.\n");
-    return 2;
-}
+/* --lt .. --ne in clprim_keep's order: the predicate is the option's offset from OPT_LT. */
+enum { OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_EQ, OPT_NE, OPT_NONZERO, OPT_FLAGGED, OPT_KEEP,
+       OPT_DEVICE, OPT_N, OPT_TYPE, OPT_REPEAT, OPT_IN_PLACE };
+static const cli_option options[] = {
+    [OPT_LT] = {"lt", 0, "V", "keep x < V", 0},
+    [OPT_LE] = {"le", 0, "V", "keep x <= V", 0},
+    [OPT_GT] = {"gt", 0, "V", "keep x > V (the default, 500)", 0},
+    [OPT_GE] = {"ge", 0, "V", "keep x >= V", 0},
+    [OPT_EQ] = {"eq", 0, "V", "keep x == V", 0},
+    [OPT_NE] = {"ne", 0, "V", "keep x != V", 0},
+    [OPT_NONZERO] = {"nonzero", 0, NULL, "keep x != 0", 0},
+    [OPT_FLAGGED] = {"flagged", 0, "P", "keep each element with probability P, through a flag buffer", 0},
+    [OPT_KEEP] = {"keep", 0, "EXPR",
+                  "keep where the C expression EXPR over x (the element) and i (its index)\n"
+                  "is true: numbers, operators, ?:, casts to scalar types and the OpenCL\n"
+                  "built-ins listed in clprim.h, e.g. --keep \"x > 50 && (x & 1) == 0\";\n"
+                  "integer x / 0 is 0",
+                  0},
+    [OPT_DEVICE] = {"device", 0, "D", "the OpenCL device (clprim --help)", 0},
+    [OPT_N] = {"n", 'n', "N", "elements (default 10000000)", 0},
+    [OPT_TYPE] = {"type", 't', "T", "int32 (default), uint32, int64, uint64, float, double or uint8", 0},
+    [OPT_REPEAT] = {"repeat", 'r', "R", "timed calls, 1 to 1000 (default 5)", 0},
+    [OPT_IN_PLACE] = {"in-place", 0, NULL, "compact the input buffer into itself", 0},
+};
+
+static const cli_command command = {
+    "compact", "",
+    "  copy_if over generated data, checked against the CPU and timed against a C loop.\n"
+    "  Data: integers uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of [0, 1000).\n"
+    "  The last of --lt .. --keep given picks the predicate.\n",
+    options, sizeof options / sizeof options[0], NULL, NULL,
+};
 
 static int compare_sort(const void *a, const void *b)
 {
@@ -371,56 +391,46 @@ int cmd_compact(int argc, char **argv)
     int in_place = 0;
     static const char *const compare_flags[] = {"--lt", "--le", "--gt", "--ge", "--eq", "--ne"};
     static const char *const compare_ops[] = {"<", "<=", ">", ">=", "==", "!="};
-    for (int a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        const char *next = a + 1 < argc ? argv[a + 1] : NULL;
-        int matched = 0;
-        for (int k = 0; k < 6; k++)
-            if (!strcmp(arg, compare_flags[k])) {
-                if (!next)
-                    return usage();
-                if (!cli_parse_double("compact", arg, next, -DBL_MAX, DBL_MAX, 0, &v))
-                    return 2;
-                value_option = arg, value_text = next;
-                keep = (clprim_keep)k;
-                a++;
-                matched = 1;
-            }
-        if (matched)
-            continue;
-        if (!strcmp(arg, "--nonzero")) {
+    cli_parser p;
+    cli_begin(&p, &command, argc, argv);
+    for (int opt; (opt = cli_next(&p)) >= 0;) {
+        int ok = 1;
+        if (opt <= OPT_NE) {
+            ok = cli_parse_double("compact", compare_flags[opt], p.value, -DBL_MAX, DBL_MAX, 0, &v);
+            value_option = compare_flags[opt], value_text = p.value;
+            keep = (clprim_keep)(opt - OPT_LT);
+        } else if (opt == OPT_NONZERO) {
             keep = CLPRIM_KEEP_NONZERO;
-        } else if (!strcmp(arg, "--in-place")) {
+        } else if (opt == OPT_FLAGGED) {
+            keep = CLPRIM_KEEP_FLAGGED;
+            ok = cli_parse_double("compact", "--flagged", p.value, 0, 1, 0, &probability);
+        } else if (opt == OPT_KEEP) {
+            keep = CLPRIM_KEEP_EXPRESSION, expr = p.value;
+        } else if (opt == OPT_DEVICE) {
+            device = p.value;
+        } else if (opt == OPT_N) {
+            n_text = p.value; /* checked below, against the element size of --type */
+        } else if (opt == OPT_REPEAT) {
+            ok = cli_parse_count("compact", "--repeat", p.value, 1, 1000, 1, &repeat);
+        } else if (opt == OPT_IN_PLACE) {
             in_place = 1;
-        } else if (!next) {
-            return usage();
-        } else if (!strcmp(arg, "--device")) {
-            device = next, a++;
-        } else if (!strcmp(arg, "--keep")) {
-            keep = CLPRIM_KEEP_EXPRESSION, expr = next, a++;
-        } else if (!strcmp(arg, "--flagged")) {
-            keep = CLPRIM_KEEP_FLAGGED, a++;
-            if (!cli_parse_double("compact", "--flagged", next, 0, 1, 0, &probability))
-                return 2;
-        } else if (!strcmp(arg, "--n")) {
-            n_text = next, a++; /* checked below, against the element size of --type */
-        } else if (!strcmp(arg, "--repeat")) {
-            if (!cli_parse_count("compact", "--repeat", next, 1, 1000, 1, &repeat))
-                return 2;
-            a++;
-        } else if (!strcmp(arg, "--type")) {
+        } else {
             size_t k = 0;
-            while (k < sizeof types / sizeof types[0] && strcmp(types[k].name, next))
+            while (k < sizeof types / sizeof types[0] && strcmp(types[k].name, p.value))
                 k++;
             if (k == sizeof types / sizeof types[0]) {
-                fprintf(stderr, "clprim compact: unknown type \"%s\"\n", next);
+                fprintf(stderr, "clprim compact: unknown type \"%s\"\n", p.value);
                 return 2;
             }
-            t = types[k].t, es = types[k].size, type_name = types[k].name, a++;
-        } else {
-            return usage();
+            t = types[k].t, es = types[k].size, type_name = types[k].name;
         }
+        if (!ok)
+            return 2;
     }
+    if (p.exit >= 0)
+        return p.exit;
+    if (p.nargs)
+        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
     if (!cli_parse_count("compact", "--n", n_text, 1, SIZE_MAX, es, &n))
         return 2;
     if (keep <= CLPRIM_KEEP_NE && !fits(t, v)) {
