@@ -27,7 +27,8 @@ static void usage(FILE *to)
     fprintf(to, "usage: clprim COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %s\n", commands[i].usage);
-    fprintf(to, "\nThe device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
+    fprintf(to, "\n`clprim COMMAND --help` lists a command's options.\n"
+                "The device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
                 "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n");
 }
 

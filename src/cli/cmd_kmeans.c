@@ -7,6 +7,7 @@
 #include "image.h"
 #include "kmeans_cpu.h"
 #include "options.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -124,9 +125,12 @@ int cmd_kmeans(int argc, char **argv)
             break;
         memcpy(centres, seeded, sizeof centres);
         const clprim_image di = cli_image_view(dst, &img);
+        cli_progress("kmeans: run %lu of %lu (seed %lu), up to %lu iterations at k = %lu ...", r + 1, restarts,
+                     seed + r, iterations, k);
         start = cli_now();
         s = clprim_kmeans(ctx, &si, (unsigned)k, (unsigned)iterations, centres, lab, 0, &di, &info, 0, NULL);
         device_ms += (cli_now() - start) * 1e3;
+        cli_progress_clear();
         total_iterations += s == CLPRIM_SUCCESS ? info.iterations : 0;
         err = s == CLPRIM_SUCCESS ? clEnqueueReadBuffer(clprim_queue(ctx), lab, CL_TRUE, 0, n, labels, 0, NULL, NULL)
                                   : CL_SUCCESS;
