@@ -75,6 +75,26 @@ run_table <<'EOF'
 2|--bins "8x"|histogram $data/coffee.png --bins 8x
 2|--level "-0x"|threshold $data/coffee.png $tmp/never.png --mode grey --level -0x
 2|--ratio " 0.5"|threshold $data/coffee.png $tmp/never.png --ratio ' 0.5'
+# One option parser for every command: --opt=value, -k8, -n, a message naming
+# whatever is wrong, names in lists checked before anything runs.
+0|check: ok|compact --n=1e3 --repeat=1 --gt=10
+0|check: ok|compact -n1000 -r1 -tuint8
+2|unknown option --nope|compact --nope
+2|unknown option --nope|demo --n 1024 --nope
+2|unknown option -z|kmeans $data/coffee.png $tmp/never.png -k2 -z
+2|unknown option --frobnicate|threshold $data/coffee.png $tmp/never.png --frobnicate
+2|unknown option --x|histogram $data/coffee.png --x
+2|unknown option --all|devices --all
+2|unexpected argument "extra"|devices extra
+2|--n needs a value|demo --n
+2|-k needs a value|kmeans $data/coffee.png $tmp/never.png -k
+2|--in-place takes no value|compact --in-place=1
+2|-k "3x"|kmeans $data/coffee.png $tmp/never.png -k3x
+2|--runs "3x"|bench --runs=3x
+2|unknown --primitives nope (scan-inclusive, scan-exclusive, reduce|bench --primitives nope
+2|unknown --primitives nope|bench --primitives reduce,nope --min 1024 --max 1024
+2|unknown --types foo (int32, uint32, int64, uint64, float, double or uint8)|bench --types foo
+2|unknown --types foo|bench -t int32,foo --min 1024 --max 1024
 # Device specs: a malformed P:D is no device, never another one.
 1|no OpenCL device matches "4294967296:0"|compact --n 100 --device 4294967296:0
 1|no OpenCL device matches "1:2:3"|compact --n 100 --device 1:2:3
@@ -99,6 +119,11 @@ if [ "$support" = images ]; then
 1|above the limit|kmeans $tmp/huge.png $tmp/never.png -k 2
 1|above the limit of 1000|threshold $data/coffee.png $tmp/never.png --max-pixels 1000
 1|above the limit|demo --n 1024 --image $tmp/huge.jpg
+# Short and --opt=value forms; an option the chosen mode does not use is warned about.
+0|wrote|kmeans $data/coffee.png $tmp/k8.png -k8 -i3 --seed=2
+0|--ratio does not apply to --mode otsu|threshold $data/coffee.png $tmp/otsu.png --mode otsu --ratio 0.5
+0|--level does not apply to --mode keep|threshold $data/coffee.png $tmp/keep.png --level=9
+0|8 bins|histogram $data/coffee.png --bins=8 --channel=all
 # Past the limit, stb's own reason, not "unknown image type".
 1|huge.png cannot be decoded: too large|histogram $tmp/huge.png --max-pixels 1e9
 EOF
@@ -130,6 +155,27 @@ run_table <<'EOF'
 0|reduce|bench --min 1024 --max 1024 --types int32 --primitives reduce --runs 1 --csv $tmp/bench.csv
 EOF
 grep -q '^sweep,reduce,int32,1024,' "$tmp/bench.csv" || { echo "FAIL: bench.csv lacks its row"; failures=$((failures + 1)); }
+# --help: exit 0, the usage on stdout, nothing on stderr, for every command.
+for command in devices demo bench compact threshold histogram kmeans cache; do
+    if "$clprim" $command --help >"$tmp/help" 2>"$tmp/help-err" && grep -q "^usage: clprim $command" "$tmp/help" &&
+        grep -q -- "--help" "$tmp/help" && [ ! -s "$tmp/help-err" ]; then
+        echo "ok: $command --help"
+    else
+        echo "FAIL: $command --help: exit 0, usage on stdout, nothing on stderr"; failures=$((failures + 1))
+    fi
+done
+# Not a terminal: a bench row or a k-means run writes nothing on stderr.
+"$clprim" bench -p reduce -t int32 --min 1024 --max 1024 -r1 >/dev/null 2>"$tmp/quiet"
+[ ! -s "$tmp/quiet" ] || { echo "FAIL: bench wrote progress to a file"; failures=$((failures + 1)); }
+# On a terminal (script(1) gives one, when it is installed), the progress is
+# overwritten in place with '\r' on stderr; without script this case is skipped.
+if command -v script >/dev/null 2>&1; then
+    script -qec "$clprim bench -p reduce -t int32 --min 1024 --max 1024 -r1" /dev/null >"$tmp/tty" 2>&1 </dev/null
+    if tr '\r' '\n' <"$tmp/tty" | grep -q '^bench: reduce int32 n = 1024'; then echo "ok: bench progress on a terminal"
+    else echo "FAIL: bench shows no progress on a terminal"; failures=$((failures + 1)); fi
+else
+    echo "skipped: no script(1), the progress on a terminal is not tested"
+fi
 # No temporary is left behind, failed or not.
 leftover=$(find "$tmp" -name '.*.??????' | head -n 1)
 [ -z "$leftover" ] || { echo "FAIL: a temporary output was left: $leftover"; failures=$((failures + 1)); }
