@@ -324,8 +324,7 @@ int cmd_bench(int argc, char **argv)
         }
         csv = csv_file.f;
     }
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_ulong max_alloc = 0, global = 0;
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);

@@ -480,8 +480,7 @@ int cmd_compact(int argc, char **argv)
         free(data), free(out), free(expect), free(flags);
         return 1;
     }
-    cl_context cl;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     cl_int err;
     cl_mem src = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * es, data, &err);
     cl_mem dst = in_place ? src : clCreateBuffer(cl, CL_MEM_READ_WRITE, n * es, NULL, &err);

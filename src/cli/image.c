@@ -503,8 +503,7 @@ cl_mem cli_buffer(clprim_context *ctx, cl_mem_flags flags, size_t bytes, void *h
 {
     if (*err != CL_SUCCESS)
         return NULL;
-    cl_context cl = NULL;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof cl, &cl, NULL);
+    cl_context cl = clprim_cl_context(ctx);
     return clCreateBuffer(cl, flags, bytes, host, err);
 }
 

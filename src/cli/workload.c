@@ -707,7 +707,7 @@ static int workload_begin(workload *w, const workload_kind *kind, clprim_context
     w->n = n;
     w->elem = elem;
     w->in_bytes = n * elem;
-    clGetCommandQueueInfo(clprim_queue(ctx), CL_QUEUE_CONTEXT, sizeof w->cl, &w->cl, NULL);
+    w->cl = clprim_cl_context(ctx);
     w->in = malloc(w->in_bytes ? w->in_bytes : 1);
     if (!w->in)
         fprintf(stderr, "clprim: out of host memory for %zu elements\n", n);
