@@ -605,9 +605,18 @@ CLPRIM_API clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_g
  * 1 for GREY8, 0 for a value outside the enum. */
 CLPRIM_API unsigned clprim_kmeans_dims(clprim_pixel_format format);
 
-/* Deterministic greedy k-means++ seeding on the host: k centres (k * dims
- * floats, each a pixel's colour) drawn from at most 65536 pixels taken at
- * evenly spaced indices, with splitmix64 from `seed`. The first is drawn
+/* Deterministic seeding on the host: k centres (k * dims floats).
+ * GREY8: the optimal k-means centres of the image's level histogram (all
+ * pixels counted): the levels present are split into k runs of consecutive
+ * levels with the least sum of squared distances to the runs' means (exact
+ * dynamic programming, the lowest split on a tie), and each centre is its run's
+ * mean (sum / count in double, stored as float), ascending. Lloyd's iterations
+ * from them stop after one update. With fewer distinct levels than k, the
+ * levels present are the first centres and the rest repeat the first centre.
+ * `seed` is not used.
+ * RGB8, RGBA8: greedy k-means++, each centre a pixel's colour, drawn from at
+ * most 65536 pixels taken at evenly spaced indices, with splitmix64 from
+ * `seed`. The first is drawn
  * uniformly; for each next one, 2 + floor(ln k) candidates are drawn, each with
  * probability proportional to its integer squared distance to the nearest
  * centre already chosen, and the candidate that leaves the lowest sum of those

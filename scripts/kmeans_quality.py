@@ -2,7 +2,8 @@
 """k-means quality of `clprim kmeans` against scikit-learn's KMeans(n_init=10).
 
 For each photograph of examples/data, in colour and in grey (floor((r+g+b)/3),
-the library's grey level), and each K: scikit-learn's inertia on the same pixels
+the library's grey level, written as a grey PNG that clprim clusters as GREY8),
+and each K: scikit-learn's inertia on the same pixels
 (float values 0..255), then `clprim kmeans --restarts 1` and `--restarts 4`,
 whose printed inertia is divided by scikit-learn's. Needs numpy, Pillow and
 scikit-learn (pip install scikit-learn pillow); not dependencies of the project.
@@ -23,10 +24,10 @@ from sklearn.cluster import KMeans
 def clprim_inertia(clprim, path, k, restarts, out):
     text = subprocess.run([clprim, "kmeans", path, out, "-k", str(k), "--restarts", str(restarts)],
                           check=True, capture_output=True, text=True).stdout
-    inertia = float(re.search(r"^inertia (\S+)", text, re.M).group(1))
-    # A grey PNG read as RGB clusters three equal channels: three times the grey inertia.
     channels = re.search(r"\d+ x \d+ (\w+), k =", text).group(1)
-    return inertia / 3 if path.endswith("-grey.png") and channels != "grey" else inertia
+    if path.endswith("-grey.png") != (channels == "grey"):
+        sys.exit(f"{path} was read as {channels}")
+    return float(re.search(r"^inertia (\S+)", text, re.M).group(1))
 
 
 def main():

@@ -1,5 +1,6 @@
-/* k-means colour quantization: deterministic greedy k-means++ seeding on the
- * host, then Lloyd's iterations on the device (cl/kmeans.cl). Assignment uses
+/* k-means colour quantization: deterministic seeding on the host (greedy
+ * k-means++ for colour, the exact optimum of the level histogram for grey),
+ * then Lloyd's iterations on the device (cl/kmeans.cl). Assignment uses
  * float squared distances to the float centres computed in a fixed order
  * without fused multiply-add, and the update works on exact integer sums, so
  * host and device agree pixel for pixel; the division sum / count is done here
@@ -75,6 +76,98 @@ static size_t draw(const uint32_t *d2, size_t S, uint64_t r)
     return S - 1; /* not reached: r < the sum */
 }
 
+/* ---- Grey images: the optimal centres of the level histogram ---- */
+
+/* A 128-bit unsigned integer, for the exact within-cluster numerators. */
+typedef struct {
+    uint64_t hi, lo;
+} wide;
+
+static wide wide_mul(uint64_t a, uint64_t b)
+{
+    const uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    const uint64_t low = a0 * b0, mid1 = a1 * b0, mid2 = a0 * b1;
+    const uint64_t carry = ((low >> 32) + (mid1 & 0xFFFFFFFFu) + (mid2 & 0xFFFFFFFFu)) >> 32;
+    return (wide){a1 * b1 + (mid1 >> 32) + (mid2 >> 32) + carry, a * b};
+}
+
+/* a - b as a double, for a >= b. */
+static double wide_difference(wide a, wide b)
+{
+    const uint64_t lo = a.lo - b.lo, hi = a.hi - b.hi - (a.lo < b.lo);
+    return ldexp((double)hi, 64) + (double)lo;
+}
+
+/* Optimal 1-D k-means of a 256-level histogram: the levels present, sorted, are
+ * split into k consecutive runs (an optimal clustering on a line is contiguous)
+ * by dynamic programming over the runs' sums of squared deviations, each
+ * computed exactly as (count * sum of squares - sum^2) / count from prefix sums.
+ * The lowest split wins a tie. Centres are the runs' means, ascending; with
+ * fewer levels than k, each level is a centre and the rest repeat the first. */
+static clprim_status optimal_grey_centres(const uint64_t histogram[256], unsigned k, float *centres)
+{
+    unsigned levels = 0;
+    unsigned char value[256]; /* the levels present, ascending */
+    uint64_t count[257] = {0}, sum[257] = {0}, squares[257] = {0}; /* prefix sums over the levels present */
+    for (unsigned v = 0; v < 256; v++) {
+        if (!histogram[v])
+            continue;
+        count[levels + 1] = count[levels] + histogram[v];
+        sum[levels + 1] = sum[levels] + histogram[v] * v;
+        squares[levels + 1] = squares[levels] + histogram[v] * v * v;
+        value[levels++] = (unsigned char)v;
+    }
+    if (levels <= k) {
+        for (unsigned j = 0; j < k; j++)
+            centres[j] = (float)value[j < levels ? j : 0];
+        return CLPRIM_SUCCESS;
+    }
+    /* cost[a * levels + b]: the runs of levels a..b; best[i], next[i]: the
+     * least cost of the first i levels in j and j + 1 runs; split[j][i]: the
+     * first level of the last run there. */
+    double *cost = malloc((size_t)levels * levels * sizeof *cost);
+    double *rows = malloc(2 * (levels + 1) * sizeof *rows);
+    unsigned char(*split)[257] = malloc((size_t)(k + 1) * sizeof *split);
+    if (!cost || !rows || !split) {
+        free(cost);
+        free(rows);
+        free(split);
+        return clprim_fail(NULL, CLPRIM_OUT_OF_MEMORY, "clprim_kmeans_seed: the level table for k = %u", k);
+    }
+    for (unsigned a = 0; a < levels; a++)
+        for (unsigned b = a; b < levels; b++) {
+            const uint64_t n = count[b + 1] - count[a], s = sum[b + 1] - sum[a], q = squares[b + 1] - squares[a];
+            cost[a * levels + b] = wide_difference(wide_mul(n, q), wide_mul(s, s)) / (double)n;
+        }
+    double *best = rows, *next = rows + levels + 1;
+    for (unsigned i = 1; i <= levels; i++)
+        best[i] = cost[i - 1];
+    for (unsigned j = 2; j <= k; j++) {
+        for (unsigned i = j; i <= levels; i++) {
+            next[i] = INFINITY;
+            for (unsigned a = j - 1; a < i; a++) {
+                const double c = best[a] + cost[a * levels + i - 1];
+                if (c < next[i]) {
+                    next[i] = c;
+                    split[j][i] = (unsigned char)a;
+                }
+            }
+        }
+        double *swap = best;
+        best = next;
+        next = swap;
+    }
+    for (unsigned j = k, end = levels; j >= 1; j--) {
+        const unsigned start = j > 1 ? split[j][end] : 0;
+        centres[j - 1] = (float)((double)(sum[end] - sum[start]) / (double)(count[end] - count[start]));
+        end = start;
+    }
+    free(cost);
+    free(rows);
+    free(split);
+    return CLPRIM_SUCCESS;
+}
+
 clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size_t height, size_t row_pitch,
                                  clprim_pixel_format format, unsigned k, unsigned long long seed, float *centres)
 {
@@ -98,6 +191,17 @@ clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size
         return clprim_fail(NULL, CLPRIM_INVALID_ARGUMENT,
                            "clprim_kmeans_seed: row_pitch %zu is smaller than a row of %zu pixels (%zu bytes)",
                            row_pitch, width, width * bpp);
+
+    if (format == CLPRIM_GREY8) {
+        uint64_t histogram[256] = {0};
+        for (size_t y = 0; y < height; y++)
+            for (size_t x = 0; x < width; x++)
+                histogram[pixels[y * pitch + x]]++;
+        clprim_status s = optimal_grey_centres(histogram, k, centres);
+        if (s == CLPRIM_SUCCESS)
+            clprim_clear_error(NULL);
+        return s;
+    }
 
     /* The sample: S pixels at evenly spaced indices, their colours packed. */
     const uint64_t n = (uint64_t)width * height;

@@ -333,6 +333,68 @@ static double potential(const host_image *im, unsigned k, const float *centres)
     return total;
 }
 
+/* Grey seeding on tiny images (up to 6 levels, random counts, padded rows):
+ * the centres' potential equals the least sum of squared deviations over every
+ * assignment of the levels to k clusters (k^levels of them, contiguous or not),
+ * and the centres ascend; with fewer levels than k, the levels present come
+ * first, ascending, then the first centre again. */
+START_TEST(kmeans_grey_seed_optimal)
+{
+    uint64_t rng = harness_rng(8);
+    for (unsigned trial = 0; trial < 60; trial++) {
+        const unsigned levels = 1 + trial % 6, k = 1 + (trial / 6) % 7;
+        unsigned char level[6];
+        for (unsigned l = 0; l < levels; l++) /* ascending, distinct */
+            level[l] = (unsigned char)((l ? level[l - 1] + 1 : 0) + harness_rand(&rng) % 40);
+        host_image im = make_image(CLPRIM_GREY8, 7 + trial % 5, 3 + trial % 4, 0, 3, CONSTANT, &rng);
+        const size_t n = im.width * im.height;
+        for (size_t i = 0; i < n; i++) { /* every level at least once, then skewed counts: low levels more often */
+            const uint64_t below = 1 + harness_rand(&rng) % levels;
+            *(unsigned char *)pixel(&im, i) = level[i < levels ? i : harness_rand(&rng) % below];
+        }
+        float centres[8];
+        ck_assert_int_eq(clprim_kmeans_seed(im.data, im.width, im.height, im.pitch, im.format, k, trial, centres),
+                         CLPRIM_SUCCESS);
+        if (levels <= k) {
+            for (unsigned j = 0; j < k; j++)
+                ck_assert_msg(centres[j] == level[j < levels ? j : 0], "%u levels, k = %u: centre %u is %g", levels,
+                              k, j, (double)centres[j]);
+            free(im.data);
+            continue;
+        }
+        for (unsigned j = 1; j < k; j++)
+            ck_assert_msg(centres[j - 1] < centres[j], "%u levels, k = %u: centres %u and %u do not ascend", levels,
+                          k, j - 1, j);
+        double optimum = INFINITY;
+        unsigned assignment[6] = {0};
+        for (;;) {
+            double sum[6] = {0}, squares[6] = {0}, count[6] = {0}, cost = 0;
+            for (size_t i = 0; i < n; i++) {
+                const unsigned char v = *pixel(&im, i);
+                unsigned l = 0;
+                while (level[l] != v)
+                    l++;
+                sum[assignment[l]] += v;
+                squares[assignment[l]] += (double)v * v;
+                count[assignment[l]]++;
+            }
+            for (unsigned j = 0; j < k; j++)
+                cost += count[j] ? squares[j] - sum[j] * sum[j] / count[j] : 0;
+            optimum = fmin(optimum, cost);
+            unsigned l = 0; /* the next assignment, counting in base k */
+            while (l < levels && ++assignment[l] == k)
+                assignment[l++] = 0;
+            if (l == levels)
+                break;
+        }
+        const double got = potential(&im, k, centres);
+        ck_assert_msg(fabs(got - optimum) <= 1e-6 * (1 + optimum), "%u levels, k = %u: potential %.9g, optimum %.9g",
+                      levels, k, got, optimum);
+        free(im.data);
+    }
+}
+END_TEST
+
 /* Plain k-means++ on the whole image: one draw per centre, proportional to the
  * squared distance to the nearest centre so far. */
 static void plain_seed(const host_image *im, unsigned k, uint64_t *rng, float *centres)
@@ -368,8 +430,25 @@ static void plain_seed(const host_image *im, unsigned k, uint64_t *rng, float *c
     free(d2);
 }
 
+/* A greedy k-means++ start for a grey image: the colour path's seeding of the
+ * image as RGB with three equal channels, one value a centre kept. */
+static void greedy_grey_start(const host_image *im, unsigned k, unsigned long long seed, float *start)
+{
+    const size_t n = im->width * im->height;
+    unsigned char *rgb = harness_malloc(3 * n);
+    for (size_t i = 0; i < 3 * n; i++)
+        rgb[i] = *pixel(im, i / 3);
+    float centres[256 * 3];
+    ck_assert_int_eq(clprim_kmeans_seed(rgb, im->width, im->height, 0, CLPRIM_RGB8, k, seed, centres),
+                     CLPRIM_SUCCESS);
+    for (unsigned j = 0; j < k; j++)
+        start[j] = centres[3 * j];
+    free(rgb);
+}
+
 /* Greedy k-means++ (several candidates a centre) against plain k-means++: a
- * potential no higher on average over eight seeds, in colour and in grey. */
+ * potential no higher on average over eight seeds, on colour photographs (grey
+ * ones are seeded at their optimum, kmeans_grey_seed_photos). */
 START_TEST(kmeans_greedy_seeding)
 {
     if (!reference_have_photos())
@@ -378,7 +457,7 @@ START_TEST(kmeans_greedy_seeding)
         const char *name;
         clprim_pixel_format format;
         unsigned k;
-    } cases[] = {{"coffee.png", CLPRIM_RGB8, 16}, {"chelsea.png", CLPRIM_GREY8, 4}};
+    } cases[] = {{"coffee.png", CLPRIM_RGB8, 16}, {"chelsea.png", CLPRIM_RGB8, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         host_image im = load_photo(cases[c].name, cases[c].format);
         uint64_t rng = harness_rng(7);
@@ -439,9 +518,10 @@ static void rounded_lloyd(const host_image *im, unsigned k, unsigned max_iterati
     }
 }
 
-/* From the same starts, clprim_kmeans (float iteration) reaches a lower inertia
- * than the rounded rule does, summed over four seeds, on grey photographs where
- * the rounded rule stops early (1 to 4% higher). */
+/* From the same greedy k-means++ starts (grey seeding itself is already
+ * optimal), clprim_kmeans (float iteration) reaches a lower inertia than the
+ * rounded rule does, summed over four seeds, on grey photographs where the
+ * rounded rule stops early (1 to 4% higher). */
 START_TEST(kmeans_float_iteration)
 {
     if (!reference_have_photos())
@@ -463,9 +543,7 @@ START_TEST(kmeans_float_iteration)
             double by_float = 0, by_rounded = 0;
             for (unsigned seed = 1; seed <= 4; seed++) {
                 float start[256 * 3], centres[256 * 3];
-                ck_assert_int_eq(
-                    clprim_kmeans_seed(im.data, im.width, im.height, im.pitch, im.format, cases[c].k, seed, start),
-                    CLPRIM_SUCCESS);
+                greedy_grey_start(&im, cases[c].k, seed, start);
                 memcpy(centres, start, sizeof start);
                 ck_assert_int_eq(clprim_kmeans(ctx, &s_img, cases[c].k, 100, centres, lab, 0, NULL, NULL, 0, NULL),
                                  CLPRIM_SUCCESS);
@@ -476,6 +554,58 @@ START_TEST(kmeans_float_iteration)
             }
             ck_assert_msg(by_float < by_rounded, "%s, k = %u: inertia %.6e iterating in float, %.6e rounded",
                           cases[c].name, cases[c].k, by_float, by_rounded);
+            clReleaseMemObject(src);
+            clReleaseMemObject(lab);
+            free(labels);
+            free(im.data);
+        }
+    }
+}
+END_TEST
+
+/* Grey photographs: the seeded centres' inertia is no higher than that of
+ * Lloyd's iterations from any of four greedy k-means++ starts (the colour path
+ * on the grey image as RGB), and clprim_kmeans keeps them: one update, no
+ * centre moved, bit for bit. */
+START_TEST(kmeans_grey_seed_photos)
+{
+    if (!reference_have_photos())
+        return;
+    const struct {
+        const char *name;
+        unsigned k;
+    } cases[] = {{"chelsea.png", 16}, {"coffee.png", 4}, {"astronaut.png", 32}};
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            const unsigned k = cases[c].k;
+            host_image im = load_photo(cases[c].name, CLPRIM_GREY8);
+            const size_t n = im.width * im.height;
+            const reference_image_view view = view_of(&im);
+            unsigned char *labels = harness_malloc(n);
+            cl_mem src = harness_buffer(ctx, im.bytes, im.data), lab = harness_buffer(ctx, n, NULL);
+            const clprim_image s_img = {src, 0, im.width, im.height, im.pitch, im.format};
+            float optimal[256], centres[256];
+            ck_assert_int_eq(clprim_kmeans_seed(im.data, im.width, im.height, im.pitch, im.format, k, 1, optimal),
+                             CLPRIM_SUCCESS);
+            const double seeded = potential(&im, k, optimal);
+            for (unsigned seed = 1; seed <= 4; seed++) {
+                greedy_grey_start(&im, k, seed, centres);
+                ck_assert_int_eq(clprim_kmeans(ctx, &s_img, k, 100, centres, lab, 0, NULL, NULL, 0, NULL),
+                                 CLPRIM_SUCCESS);
+                harness_read(ctx, lab, 0, n, labels);
+                const double greedy = cli_kmeans_inertia(&view, centres, labels);
+                ck_assert_msg(seeded <= greedy, "%s, k = %u: seeded inertia %.9e, from greedy seed %u %.9e",
+                              cases[c].name, k, seeded, seed, greedy);
+            }
+            memcpy(centres, optimal, k * sizeof *optimal);
+            clprim_kmeans_info info = {0, 0};
+            ck_assert_int_eq(clprim_kmeans(ctx, &s_img, k, 100, centres, lab, 0, NULL, &info, 0, NULL),
+                             CLPRIM_SUCCESS);
+            ck_assert_msg(info.iterations == 1 && info.converged, "%s, k = %u: %u iterations from the optimum",
+                          cases[c].name, k, info.iterations);
+            ck_assert_msg(memcmp(centres, optimal, k * sizeof *optimal) == 0, "%s, k = %u: Lloyd moved a centre",
+                          cases[c].name, k);
             clReleaseMemObject(src);
             clReleaseMemObject(lab);
             free(labels);
@@ -603,6 +733,8 @@ static Suite *kmeans_suite(void)
     TCase *quality = tcase_create("quality");
     tcase_set_timeout(quality, 600);
     tcase_add_test(quality, kmeans_greedy_seeding);
+    tcase_add_test(quality, kmeans_grey_seed_optimal);
+    tcase_add_test(quality, kmeans_grey_seed_photos);
     tcase_add_test(quality, kmeans_float_iteration);
     suite_add_tcase(s, quality);
     TCase *bad = tcase_create("bad_arguments");
