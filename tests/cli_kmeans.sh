@@ -1,7 +1,7 @@
 #!/bin/sh
 # `clprim kmeans` on a photograph: the device and the C loop agree bit for bit
 # (--check), the inertia is printed, --restarts keeps a run no worse than the
-# first seed's alone, and bad restart counts exit 2.
+# first seed's alone, a grey image runs once, and bad restart counts exit 2.
 # usage: cli_kmeans.sh CLPRIM DATA_DIR images|no-images
 set -u
 . "$(dirname "$0")/cli_expect.sh"
@@ -25,6 +25,19 @@ if [ -z "$one" ] || [ -z "$three" ] || ! awk -v a="$three" -v b="$one" 'BEGIN { 
     echo "FAIL: inertia with --restarts 3 ($three) should be at most that of one run ($one)"
     failures=$((failures + 1))
 fi
+
+# A grey image starts from its optimal centres: restarts would repeat one run.
+python3 - "$tmp/grey.png" <<'PY' || exit 1
+import struct, sys, zlib
+w, h = 32, 16
+rows = b"".join(b"\0" + bytes((7 * x + 13 * y) % 256 for x in range(w)) for y in range(h))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+PY
+expect 0 "one run, not 3" "$clprim" kmeans "$tmp/grey.png" "$tmp/grey-out.png" -k 4 --restarts 3 --check
 
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 0
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 2x

@@ -22,10 +22,14 @@ static const cli_option options[] = {
                         "at most N Lloyd iterations a run (default 100); a run stops earlier\n"
                         "when no centre moves by more than 0.01",
                         0},
-    [OPT_SEED] = {"seed", 's', "S", "seed of the greedy k-means++ initialisation (default 1)", 0},
+    [OPT_SEED] = {"seed", 's', "S",
+                  "seed of the greedy k-means++ initialisation of colour images (default 1);\n"
+                  "grey images start from their optimal centres, whatever the seed",
+                  0},
     [OPT_RESTARTS] = {"restarts", 'r', "N",
                       "runs from N seeds, S to S + N - 1 (default 1); the one of lowest\n"
-                      "inertia (sum of squared distances to the centres) is kept",
+                      "inertia (sum of squared distances to the centres) is kept; grey\n"
+                      "images need one run",
                       0},
     [OPT_CHECK] = {"check", 'c', NULL,
                    "also run the algorithm in C from the kept run's start: same labels\n"
@@ -105,6 +109,10 @@ int cmd_kmeans(int argc, char **argv)
         goto done;
     }
     const clprim_image si = cli_image_view(src, &img);
+    if (format == CLPRIM_GREY8 && restarts > 1) {
+        fprintf(stderr, "clprim kmeans: a grey image starts from its optimal centres; one run, not %lu\n", restarts);
+        restarts = 1;
+    }
 
     /* One iteration first, to build the kernels (or load them from the disk cache)
      * outside the timing. */
