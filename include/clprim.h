@@ -196,6 +196,16 @@ typedef struct {
 CLPRIM_API clprim_status clprim_set_tuning(clprim_context *ctx, const clprim_tuning *tuning);
 CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 
+/* ---- Progress ---------------------------------------------------------- */
+
+/* Long blocking calls report their steps to this function when one is set:
+ * clprim_kmeans calls it after each iteration with what = "k-means", done = the
+ * iterations run so far and total = max_iterations (the run may stop sooner).
+ * It runs on the calling thread, inside the call, and must not call libclprim
+ * with this context. fn == NULL turns reporting off (the default). */
+typedef void (*clprim_progress_fn)(void *user, const char *what, unsigned long done, unsigned long total);
+CLPRIM_API clprim_status clprim_set_progress(clprim_context *ctx, clprim_progress_fn fn, void *user);
+
 /* ---- Scan and reduce --------------------------------------------------- */
 
 /* dst[i] = src[0] op ... op src[i] (inclusive), or op over src[0..i-1] (exclusive:

@@ -370,6 +370,16 @@ clprim_status clprim_set_tuning(clprim_context *ctx, const clprim_tuning *tuning
     return s;
 }
 
+clprim_status clprim_set_progress(clprim_context *ctx, clprim_progress_fn fn, void *user)
+{
+    CLPRIM_ENTER(s, ctx, "clprim_set_progress");
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    ctx->progress = fn;
+    ctx->progress_user = user;
+    return CLPRIM_SUCCESS;
+}
+
 clprim_tuning clprim_get_tuning(const clprim_context *ctx)
 {
     clprim_tuning none = {0, 0, 0};

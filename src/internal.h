@@ -59,6 +59,9 @@ struct clprim_context {
 
     _Atomic(uintptr_t) owner; /* the thread inside a call (see clprim_enter), 0 when none */
 
+    clprim_progress_fn progress; /* clprim_set_progress */
+    void *progress_user;
+
     /* While profiling (clprim bench), every launch keeps its event here. */
     int profiling;
     cl_event profiled[64];

@@ -455,6 +455,8 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
 
         result.iterations = it + 1;
         result.converged = update_centres(sums, k, dims, current);
+        if (ctx->progress)
+            ctx->progress(ctx->progress_user, "k-means", result.iterations, max_iterations);
     }
 
     if (dst) {

@@ -173,6 +173,12 @@ if command -v script >/dev/null 2>&1; then
     script -qec "$clprim bench -p reduce -t int32 --min 1024 --max 1024 -r1" /dev/null >"$tmp/tty" 2>&1 </dev/null
     if tr '\r' '\n' <"$tmp/tty" | grep -q '^bench: reduce int32 n = 1024'; then echo "ok: bench progress on a terminal"
     else echo "FAIL: bench shows no progress on a terminal"; failures=$((failures + 1)); fi
+    if [ "$support" = images ]; then
+        script -qec "$clprim kmeans $data/chelsea.png $tmp/tty.png -k 4" /dev/null >"$tmp/tty" 2>&1 </dev/null
+        if tr '\r' '\n' <"$tmp/tty" | grep -q 'k-means iteration 1 of up to 100'; then
+            echo "ok: k-means progress per iteration on a terminal"
+        else echo "FAIL: k-means shows no iterations on a terminal"; failures=$((failures + 1)); fi
+    fi
 else
     echo "skipped: no script(1), the progress on a terminal is not tested"
 fi

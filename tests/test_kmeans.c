@@ -17,8 +17,6 @@
 #include "reference_image.h"
 #include "reference_sort.h"
 
-/* ck_assert_msg only on failure: every ck_assert call is a message to the parent
- * process in fork mode, too slow for one per element of a large output. */
 /* ---- An image in host memory, laid out like a clprim_image ---- */
 
 typedef struct {
@@ -181,6 +179,50 @@ START_TEST(kmeans_rgba_and_grey)
         kmeans_case(ctx, &one, 3, 5, 0, "one pixel, k=3");
         free(one.data);
     }
+}
+END_TEST
+
+/* What the progress hook hears: one call per iteration, in order. */
+typedef struct {
+    unsigned long calls, last_done, total;
+    int wrong_name;
+} heard;
+
+static void hear(void *user, const char *what, unsigned long done, unsigned long total)
+{
+    heard *h = user;
+    h->wrong_name |= strcmp(what, "k-means") != 0;
+    h->calls++;
+    h->last_done = done;
+    h->total = total;
+}
+
+START_TEST(kmeans_progress)
+{
+    uint64_t rng = harness_rng(9);
+    FOR_EACH_DEVICE(ctx)
+    {
+        host_image img = make_image(CLPRIM_RGB8, 67, 29, 5, 0, BLOBS, &rng);
+        cl_mem buf = harness_buffer(ctx, img.bytes, img.data);
+        clprim_image src = {buf, img.offset, img.width, img.height, img.pitch, img.format};
+        float centres[6 * 3];
+        ck_assert_int_eq(clprim_kmeans_seed(img.data + img.offset, img.width, img.height, img.pitch, img.format, 6, 5,
+                                            centres),
+                         CLPRIM_SUCCESS);
+        heard h = {0, 0, 0, 0};
+        ck_assert_int_eq(clprim_set_progress(ctx, hear, &h), CLPRIM_SUCCESS);
+        clprim_kmeans_info info;
+        ck_assert_int_eq(clprim_kmeans(ctx, &src, 6, 40, centres, NULL, 0, NULL, &info, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_msg(h.calls == info.iterations && h.last_done == info.iterations && h.total == 40 && !h.wrong_name,
+                      "%lu calls, last %lu of %lu, for %u iterations", h.calls, h.last_done, h.total, info.iterations);
+        ck_assert_int_eq(clprim_set_progress(ctx, NULL, NULL), CLPRIM_SUCCESS);
+        const unsigned long before = h.calls;
+        ck_assert_int_eq(clprim_kmeans(ctx, &src, 6, 3, centres, NULL, 0, NULL, &info, 0, NULL), CLPRIM_SUCCESS);
+        ck_assert_msg(h.calls == before, "the hook was called after it was turned off");
+        clReleaseMemObject(buf);
+        free(img.data);
+    }
+    harness_assert_error(NULL, clprim_set_progress(NULL, hear, NULL), CLPRIM_INVALID_ARGUMENT, "ctx");
 }
 END_TEST
 
@@ -729,6 +771,7 @@ static Suite *kmeans_suite(void)
     tcase_add_test(tc, kmeans_small_tiles);
     tcase_add_test(tc, kmeans_chunk_limit);
     tcase_add_test(tc, kmeans_seed);
+    tcase_add_test(tc, kmeans_progress);
     suite_add_tcase(s, tc);
     TCase *quality = tcase_create("quality");
     tcase_set_timeout(quality, 600);

@@ -93,6 +93,8 @@ enum { N = 1000 };
 /* Every public call that uses a context, with arguments it would refuse: a
  * context held by another thread must be reported first. */
 static clprim_status call_set_tuning(clprim_context *c) { return clprim_set_tuning(c, NULL); }
+static clprim_status call_set_progress(clprim_context *c) { return clprim_set_progress(c, NULL, NULL); }
+static clprim_status call_warm_up(clprim_context *c) { return clprim_warm_up(c); }
 static clprim_status call_scan(clprim_context *c)
 {
     return clprim_scan(c, CLPRIM_INT32, CLPRIM_SUM, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
@@ -156,6 +158,8 @@ static const struct {
     clprim_status (*call)(clprim_context *ctx);
 } entry_points[] = {
     {"clprim_set_tuning", call_set_tuning},
+    {"clprim_set_progress", call_set_progress},
+    {"clprim_warm_up", call_warm_up},
     {"clprim_scan", call_scan},
     {"clprim_reduce", call_reduce},
     {"clprim_compact", call_compact},

@@ -45,6 +45,18 @@ static const cli_command command = {
     options, sizeof options / sizeof options[0], NULL, NULL,
 };
 
+/* Which run the iterations reported by the library belong to. */
+typedef struct {
+    unsigned long run, runs, seed;
+} run_progress;
+
+static void show_iteration(void *user, const char *what, unsigned long done, unsigned long total)
+{
+    const run_progress *r = user;
+    cli_progress("kmeans: run %lu of %lu (seed %lu), %s iteration %lu of up to %lu ...", r->run, r->runs, r->seed,
+                 what, done, total);
+}
+
 int cmd_kmeans(int argc, char **argv)
 {
     const char *in_path, *out_path, *device = NULL;
@@ -133,11 +145,12 @@ int cmd_kmeans(int argc, char **argv)
             break;
         memcpy(centres, seeded, sizeof centres);
         const clprim_image di = cli_image_view(dst, &img);
-        cli_progress("kmeans: run %lu of %lu (seed %lu), up to %lu iterations at k = %lu ...", r + 1, restarts,
-                     seed + r, iterations, k);
+        run_progress shown = {r + 1, restarts, seed + r};
+        clprim_set_progress(ctx, show_iteration, &shown);
         start = cli_now();
         s = clprim_kmeans(ctx, &si, (unsigned)k, (unsigned)iterations, centres, lab, 0, &di, &info, 0, NULL);
         device_ms += (cli_now() - start) * 1e3;
+        clprim_set_progress(ctx, NULL, NULL); /* `shown` ends with this run */
         cli_progress_clear();
         total_iterations += s == CLPRIM_SUCCESS ? info.iterations : 0;
         err = s == CLPRIM_SUCCESS ? clEnqueueReadBuffer(clprim_queue(ctx), lab, CL_TRUE, 0, n, labels, 0, NULL, NULL)
