@@ -276,8 +276,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
+    if (!cli_want_args(&p, 0))
+        return 2;
     /* Every name checked now, before anything runs. */
     const char *names[64];
     int count = 0;

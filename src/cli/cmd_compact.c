@@ -429,8 +429,8 @@ int cmd_compact(int argc, char **argv)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
+    if (!cli_want_args(&p, 0))
+        return 2;
     if (!cli_parse_count("compact", "--n", n_text, 1, SIZE_MAX, es, &n))
         return 2;
     if (keep <= CLPRIM_KEEP_NE && !fits(t, v)) {

@@ -151,8 +151,8 @@ int cmd_demo(int argc, char **argv)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
+    if (!cli_want_args(&p, 0))
+        return 2;
     clprim_context *ctx = cli_open(device);
     if (!ctx)
         return 1;

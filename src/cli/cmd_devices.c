@@ -40,8 +40,8 @@ int cmd_devices(int argc, char **argv)
         ;
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[0]);
+    if (!cli_want_args(&p, 0))
+        return 2;
     cl_platform_id platforms[16];
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(16, platforms, &np);

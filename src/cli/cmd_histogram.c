@@ -143,10 +143,8 @@ int cmd_histogram(int argc, char **argv)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs < 1)
-        return cli_usage_error(&p, "want IN");
-    if (p.nargs > 1)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[1]);
+    if (!cli_want_args(&p, 1))
+        return 2;
     in_path = p.args[0];
     static const char *const channel_names[] = {"r", "g", "b", "a", "grey", "all"};
     const int channel = cli_pick("histogram", "--channel", channel_name, channel_names, 6);

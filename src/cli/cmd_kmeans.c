@@ -86,10 +86,8 @@ int cmd_kmeans(int argc, char **argv)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs < 2)
-        return cli_usage_error(&p, "want IN and OUT.png");
-    if (p.nargs > 2)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[2]);
+    if (!cli_want_args(&p, 2))
+        return 2;
     if (!k)
         return cli_usage_error(&p, "-k K is required");
     in_path = p.args[0], out_path = p.args[1];

@@ -74,10 +74,8 @@ int cmd_threshold(int argc, char **argv)
     }
     if (p.exit >= 0)
         return p.exit;
-    if (p.nargs < 2)
-        return cli_usage_error(&p, "want IN and OUT.png");
-    if (p.nargs > 2)
-        return cli_usage_error(&p, "unexpected argument \"%s\"", p.args[2]);
+    if (!cli_want_args(&p, 2))
+        return 2;
     in_path = p.args[0], out_path = p.args[1];
     const int mode = cli_pick("threshold", "--mode", mode_name, names, 5);
     if (mode < 0)
