@@ -36,7 +36,7 @@ static const cli_option options[] = {
 static const cli_command command = {
     "threshold", "IN OUT.png",
     "  IN is a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); OUT is\n"
-    "  written as PNG; - is standard input or output (the report then goes to stderr)\n",
+    "  written as PNG; - is standard input or output (messages then go to stderr)\n",
     options, sizeof options / sizeof options[0], "--mode", names,
 };
 
