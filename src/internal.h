@@ -250,7 +250,7 @@ long clprim_cache_clear(clprim_cache_state *state);
 /* ---- Programs (program.c) ---- */
 
 /* The kernel `name` from `file` (searched along the kernel path) built with
- * `options`. Programs are cached per context and on disk; kernels are owned by the
+ * `options`. Programs are cached per context and on disk; kernels belong to the
  * cache, so callers never release them. */
 clprim_status clprim_get_kernel(clprim_context *ctx, const char *file, const char *options,
                                 const char *name, cl_kernel *kernel);
@@ -312,7 +312,7 @@ clprim_status clprim_wait_events(clprim_context *ctx, cl_uint num_events, const 
 clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, const cl_event *wait_list,
                                      cl_event *event);
 
-/* Scratch space of at least `bytes`, owned by the context. Growing it replaces the
+/* Scratch space of at least `bytes`, kept by the context. Growing it replaces the
  * buffer, so a driver asks once for all it needs before enqueueing. */
 clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
 
