@@ -274,10 +274,9 @@ static int parse_options(int argc, char **argv, bench_options *o)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 0))
-        return 2;
+    const int ended = cli_end(&p, 0);
+    if (ended >= 0)
+        return ended;
     /* Every name checked now, before anything runs. */
     const char *names[64];
     int count = 0;

@@ -427,10 +427,9 @@ int cmd_compact(int argc, char **argv)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 0))
-        return 2;
+    const int ended = cli_end(&p, 0);
+    if (ended >= 0)
+        return ended;
     if (!cli_parse_count("compact", "--n", n_text, 1, SIZE_MAX, es, &n))
         return 2;
     if (keep <= CLPRIM_KEEP_NE && !fits(t, v)) {

@@ -149,10 +149,9 @@ int cmd_demo(int argc, char **argv)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 0))
-        return 2;
+    const int ended = cli_end(&p, 0);
+    if (ended >= 0)
+        return ended;
     clprim_context *ctx = cli_open(device);
     if (!ctx)
         return 1;

@@ -38,10 +38,9 @@ int cmd_devices(int argc, char **argv)
     cli_begin(&p, &command, argc, argv);
     while (cli_next(&p) >= 0)
         ;
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 0))
-        return 2;
+    const int ended = cli_end(&p, 0);
+    if (ended >= 0)
+        return ended;
     cl_platform_id platforms[16];
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(16, platforms, &np);

@@ -141,10 +141,9 @@ int cmd_histogram(int argc, char **argv)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 1))
-        return 2;
+    const int ended = cli_end(&p, 1);
+    if (ended >= 0)
+        return ended;
     in_path = p.args[0];
     static const char *const channel_names[] = {"r", "g", "b", "a", "grey", "all"};
     const int channel = cli_pick("histogram", "--channel", channel_name, channel_names, 6);

@@ -84,10 +84,9 @@ int cmd_kmeans(int argc, char **argv)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 2))
-        return 2;
+    const int ended = cli_end(&p, 2);
+    if (ended >= 0)
+        return ended;
     if (!k)
         return cli_usage_error(&p, "-k K is required");
     in_path = p.args[0], out_path = p.args[1];

@@ -72,10 +72,9 @@ int cmd_threshold(int argc, char **argv)
         if (!ok)
             return 2;
     }
-    if (p.exit >= 0)
-        return p.exit;
-    if (!cli_want_args(&p, 2))
-        return 2;
+    const int ended = cli_end(&p, 2);
+    if (ended >= 0)
+        return ended;
     in_path = p.args[0], out_path = p.args[1];
     const int mode = cli_pick("threshold", "--mode", mode_name, names, 5);
     if (mode < 0)

@@ -233,13 +233,15 @@ int cli_usage_error(const cli_parser *p, const char *format, ...)
     return 2;
 }
 
-int cli_want_args(const cli_parser *p, int count)
+int cli_end(const cli_parser *p, int count)
 {
+    if (p->exit >= 0)
+        return p->exit;
     if (p->nargs < count)
-        cli_usage_error(p, "want %s", p->cmd->synopsis);
-    else if (p->nargs > count)
-        cli_usage_error(p, "unexpected argument \"%s\"", p->args[count]);
-    return p->nargs == count;
+        return cli_usage_error(p, "want %s", p->cmd->synopsis);
+    if (p->nargs > count)
+        return cli_usage_error(p, "unexpected argument \"%s\"", p->args[count]);
+    return -1;
 }
 
 int cli_warn_mode(const cli_parser *p, int mode)

@@ -68,10 +68,11 @@ int cli_next(cli_parser *p);
  * then the usage line; returns 2, the exit code. */
 int cli_usage_error(const cli_parser *p, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
-/* 1 when exactly `count` positional arguments were given (in p->args); else
- * says what is wrong ("want IN OUT.png", from the synopsis, or "unexpected
- * argument") with the usage line, and returns 0 (the command then exits 2). */
-int cli_want_args(const cli_parser *p, int count);
+/* After the options: -1 to go on, when they were all good and exactly `count`
+ * positional arguments were given (in p->args); else the exit code, after
+ * --help (0) or, having said what is wrong ("want IN OUT.png", from the
+ * synopsis, or "unexpected argument") with the usage line, 2. */
+int cli_end(const cli_parser *p, int count);
 
 /* Warns on stderr about each option given that does not apply to mode
  * ("--ratio does not apply to --mode otsu"); returns how many. */
