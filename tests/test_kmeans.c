@@ -488,6 +488,13 @@ static void greedy_grey_start(const host_image *im, unsigned k, unsigned long lo
     free(rgb);
 }
 
+/* A photograph of examples/data, read as `format`, clustered into k. */
+typedef struct {
+    const char *name;
+    clprim_pixel_format format;
+    unsigned k;
+} photo_case;
+
 /* Greedy k-means++ (several candidates a centre) against plain k-means++: a
  * potential no higher on average over eight seeds, on colour photographs (grey
  * ones are seeded at their optimum, kmeans_grey_seed_photos). */
@@ -495,11 +502,7 @@ START_TEST(kmeans_greedy_seeding)
 {
     if (!reference_have_photos())
         return;
-    const struct {
-        const char *name;
-        clprim_pixel_format format;
-        unsigned k;
-    } cases[] = {{"coffee.png", CLPRIM_RGB8, 16}, {"chelsea.png", CLPRIM_RGB8, 4}};
+    const photo_case cases[] = {{"coffee.png", CLPRIM_RGB8, 16}, {"chelsea.png", CLPRIM_RGB8, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         host_image im = load_photo(cases[c].name, cases[c].format);
         uint64_t rng = harness_rng(7);
@@ -568,11 +571,7 @@ START_TEST(kmeans_float_iteration)
 {
     if (!reference_have_photos())
         return;
-    const struct {
-        const char *name;
-        clprim_pixel_format format;
-        unsigned k;
-    } cases[] = {{"astronaut.png", CLPRIM_GREY8, 8}, {"coffee.png", CLPRIM_GREY8, 8}, {"chelsea.png", CLPRIM_GREY8, 16}};
+    const photo_case cases[] = {{"astronaut.png", CLPRIM_GREY8, 8}, {"coffee.png", CLPRIM_GREY8, 8}, {"chelsea.png", CLPRIM_GREY8, 16}};
     FOR_EACH_DEVICE(ctx)
     {
         for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
