@@ -181,11 +181,24 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  * "wg=64,items=4,groups=8", overrides the table when a context is created.
  *   work_group_size   work-items per work-group (a power of two)
  *   items_per_thread  consecutive elements each work-item handles per tile
- *   groups            work-groups in the first pass (partials per level) */
+ *   groups            work-groups in the first pass (partials per level)
+ *   form              how the radix sort runs a pass ("form=multi-pass" or
+ *                     "form=one-sweep"). The one-sweep form reads the keys once
+ *                     a pass, but a tile waits for the tiles started before it,
+ *                     so it needs a device that runs every started work-group
+ *                     to completion: the table names it for NVIDIA GPUs only.
+ *                     Both give the same bits. */
+typedef enum {
+    CLPRIM_FORM_DEFAULT = 0,    /* the device's table entry */
+    CLPRIM_FORM_MULTI_PASS = 1, /* count, scan the counts, scatter: separate kernels */
+    CLPRIM_FORM_ONE_SWEEP = 2   /* one kernel a pass, tiles looking back at earlier tiles */
+} clprim_form;
+
 typedef struct {
     size_t work_group_size;
     size_t items_per_thread;
     size_t groups;
+    clprim_form form;
 } clprim_tuning;
 
 /* tuning == NULL restores the device's defaults. Values the device cannot run
@@ -540,38 +553,57 @@ CLPRIM_API clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim
 
 /* ---- Sorting ----------------------------------------------------------- */
 
-/* Stable LSD radix sort, ascending, of n keys of type t: CLPRIM_UINT32,
- * CLPRIM_INT32 or CLPRIM_FLOAT (other types: CLPRIM_INVALID_ARGUMENT). Keys
- * are read from keys_in and the sorted keys written to keys_out; keys_in is left
- * as it was unless it is keys_out. In place when keys_in and keys_out are the
- * same elements; other overlaps are CLPRIM_INVALID_ARGUMENT. The context's
- * scratch holds a temporary copy of the keys (and values) and the digit counts.
+/* The order clprim_sort_keys and clprim_sort_pairs produce. NULL means
+ * ascending on every bit of the key. */
+typedef struct {
+    int descending;     /* nonzero: largest key first */
+    unsigned begin_bit; /* sort on bits [begin_bit, end_bit) of the key's ordered */
+    unsigned end_bit;   /* form (below); end_bit 0 means the key's width, 32 or 64 */
+} clprim_sort_order;
+
+/* Stable LSD radix sort of n keys of type key_type: CLPRIM_INT32, CLPRIM_UINT32,
+ * CLPRIM_FLOAT, CLPRIM_INT64, CLPRIM_UINT64 or CLPRIM_DOUBLE (doubles are sorted
+ * by their bits, so no fp64 support is needed). Keys are read from keys_in and
+ * the sorted keys written to keys_out; keys_in is left as it was unless it is
+ * keys_out. In place when keys_in and keys_out are the same elements; other
+ * overlaps are CLPRIM_INVALID_ARGUMENT.
  *
- * Floats sort by their bits made order-preserving (sign bit set: every bit
- * flipped; else the sign bit flipped), a total order:
+ * The order is that of each key's ordered form, an unsigned integer of the
+ * key's width: unsigned keys as they are; signed keys with the sign bit
+ * flipped; floats and doubles with every bit flipped when the sign bit is set,
+ * else the sign bit flipped. For floats that is a total order:
  *   -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN
- * so -0.0 comes before +0.0, and NaNs sort to the ends by their sign bit (the
+ * so -0.0 comes before +0.0 and NaNs sort to the ends by their sign bit (the
  * usual quiet NaN, sign clear, goes last; among NaNs of one sign, by payload).
- * The result is the same bits on every run and device (equal keys keep their
- * input order). 4 bits per pass: 8 passes over the keys. Each work-item keeps a
- * 16-counter digit histogram in local memory: a work_group_size whose
- * histograms do not fit (1024 on a device with 48 KiB) is CLPRIM_UNSUPPORTED;
- * items_per_thread is lowered for the sort where the tile would not fit. */
-CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl_mem keys_in,
-                                          size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
-                                          size_t n, cl_uint num_events_in_wait_list,
+ * With a bit range, keys are compared on bits [begin_bit, end_bit) of their
+ * ordered form only (begin_bit < end_bit <= width): keys equal there keep their
+ * input order. Descending reverses the comparison, not the stability: equal
+ * keys still keep their input order. The result is the same bits on every run
+ * and device.
+ *
+ * 8 bits of the range a pass, so at most 4 passes for 32-bit keys and 8 for
+ * 64-bit ones; a pass whose digit is the same in every key is skipped. Up to
+ * n = 2^32 - 1 keys, and beyond where the device holds them. The context's
+ * scratch holds a copy of the keys (and values), the digit counts and, on
+ * devices that run the one-sweep form (clprim_tuning.form), its per-tile status. */
+CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
+                                          cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
+                                          size_t keys_out_offset, size_t n, cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
 
-/* The same with a cl_uint value per key (e.g. an index), moved with its key:
- * stable, so equal keys keep their values in input order. values_in may be
- * NULL: the values are then the indices 0..n-1 and values_out receives the
- * sorting permutation (n at most 2^32). values_in and values_out the same
- * elements sort the values in place. An output may meet no other input or
- * output (keys_out and values_out are disjoint). */
-CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in,
-                                           size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
-                                           cl_mem values_in, size_t values_in_offset, cl_mem values_out,
-                                           size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
+/* The same with a value per key, moved with its key: stable, so equal keys
+ * keep their values in input order. value_type is any type of 4 or 8 bytes (the
+ * values are moved as bits, never read as numbers). values_in may be NULL: the
+ * values are then the indices 0..n-1 and values_out receives the sorting
+ * permutation; value_type must then be CLPRIM_UINT32 (n at most 2^32) or
+ * CLPRIM_UINT64. values_in and values_out the same elements sort the values in
+ * place. An output may meet no other input or output (keys_out and values_out
+ * are disjoint). Offsets count elements of their own type. */
+CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                           const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset,
+                                           cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
+                                           size_t values_in_offset, cl_mem values_out, size_t values_out_offset,
+                                           size_t n, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event);
 
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box

@@ -15,25 +15,26 @@ typedef struct {
     size_t work_group_size;
     size_t items_per_thread;
     size_t groups_per_cu;
+    clprim_form form;         /* the radix sort's form */
 } tuning_entry;
 
 static const tuning_entry table[] = {
     /* H100 (BENCHMARKS.md, v2): 256 x 8 x 4 per SM gave scan 1.57 and reduce
      * 0.50 of a copy at 2^28 int32; of eight other shapes swept, none was better
      * by more than the noise (wg 128-512, items 4-16, 2-8 groups per SM). */
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4},
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_ONE_SWEEP},
     /* AMD wavefronts are 64 wide; 256-wide groups are four wavefronts. Not yet
      * measured on AMD hardware: the NVIDIA shape is the starting point. */
-    {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4},
-    {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4},
+    {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS},
+    {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS},
     /* CPUs (PoCL): a work-group runs as a loop on one core. One work-item per
      * group selects the kernels' sequential CPU path (WG == 1), one group per
      * core: on 2 cores at 2^24 int32 this took scan from 0.2x to 1.3x the
      * one-thread C loop (64 x 16 x 2 groups before); 4 or 8 groups per core were
      * slower. items sets only the granularity of the chunks. */
-    {NULL, CL_DEVICE_TYPE_CPU, 1, 1024, 1},
+    {NULL, CL_DEVICE_TYPE_CPU, 1, 1024, 1, CLPRIM_FORM_MULTI_PASS},
     /* Anything else: a conservative GPU shape. */
-    {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4},
+    {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4, CLPRIM_FORM_MULTI_PASS},
 };
 
 /* Shapes that a driver's kernel compiler is known to abort on (killing the
@@ -90,7 +91,7 @@ clprim_tuning clprim_default_tuning(const clprim_context *ctx)
         e = c;
         break;
     }
-    clprim_tuning t = {e->work_group_size, e->items_per_thread, e->groups_per_cu * ctx->compute_units};
+    clprim_tuning t = {e->work_group_size, e->items_per_thread, e->groups_per_cu * ctx->compute_units, e->form};
     /* Shrink to what the device allows, keeping powers of two. */
     while (t.work_group_size > 1 && t.work_group_size > ctx->max_work_group_size)
         t.work_group_size /= 2;
@@ -111,6 +112,10 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
         t.items_per_thread = want->items_per_thread;
     if (want->groups)
         t.groups = want->groups;
+    if (want->form)
+        t.form = want->form;
+    if (t.form != CLPRIM_FORM_MULTI_PASS && t.form != CLPRIM_FORM_ONE_SWEEP)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "form %d is not a clprim_form", (int)t.form);
     if (!is_power_of_two(t.work_group_size) || t.work_group_size > ctx->max_work_group_size)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                            "work_group_size %zu must be a power of two no larger than %zu on %s",
@@ -146,25 +151,36 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
 clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const clprim_tuning *base,
                                   clprim_tuning *out)
 {
-    clprim_tuning want = {0, 0, 0};
+    clprim_tuning want = {0, 0, 0, CLPRIM_FORM_DEFAULT};
     const char *p = text;
     while (*p) {
-        char key[16];
+        char key[16], word[16];
         unsigned long long value;
         int used = 0;
-        if (sscanf(p, "%15[a-z_]=%llu%n", key, &value, &used) != 2 || value == 0)
+        if (sscanf(p, "form=%15[a-z-]%n", word, &used) == 1) {
+            if (!strcmp(word, "multi-pass"))
+                want.form = CLPRIM_FORM_MULTI_PASS;
+            else if (!strcmp(word, "one-sweep"))
+                want.form = CLPRIM_FORM_ONE_SWEEP;
+            else
+                return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                   "unknown form \"%s\" in tuning \"%s\" (known: multi-pass, one-sweep)", word,
+                                   text);
+        } else if (sscanf(p, "%15[a-z_]=%llu%n", key, &value, &used) != 2 || value == 0) {
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "cannot read tuning \"%s\" at \"%s\": expected wg=N,items=N,groups=N with N > 0",
+                               "cannot read tuning \"%s\" at \"%s\": expected wg=N,items=N,groups=N with N > 0 "
+                               "and form=multi-pass|one-sweep",
                                text, p);
-        if (!strcmp(key, "wg"))
+        } else if (!strcmp(key, "wg")) {
             want.work_group_size = (size_t)value;
-        else if (!strcmp(key, "items"))
+        } else if (!strcmp(key, "items")) {
             want.items_per_thread = (size_t)value;
-        else if (!strcmp(key, "groups"))
+        } else if (!strcmp(key, "groups")) {
             want.groups = (size_t)value;
-        else
+        } else {
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                               "unknown tuning key \"%s\" in \"%s\" (known: wg, items, groups)", key, text);
+                               "unknown tuning key \"%s\" in \"%s\" (known: wg, items, groups, form)", key, text);
+        }
         p += used;
         if (*p == ',')
             p++;

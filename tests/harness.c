@@ -584,13 +584,14 @@ const char *harness_tuning_text(const clprim_context *ctx)
 {
     static char text[96];
     clprim_tuning t = clprim_get_tuning(ctx);
-    snprintf(text, sizeof text, "wg=%zu,items=%zu,groups=%zu", t.work_group_size, t.items_per_thread, t.groups);
+    snprintf(text, sizeof text, "wg=%zu,items=%zu,groups=%zu,form=%s", t.work_group_size, t.items_per_thread,
+             t.groups, t.form == CLPRIM_FORM_ONE_SWEEP ? "one-sweep" : "multi-pass");
     return text;
 }
 
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups)
 {
-    clprim_tuning t = {wg, items, groups};
+    clprim_tuning t = {wg, items, groups, CLPRIM_FORM_DEFAULT};
     clprim_status s = clprim_set_tuning(ctx, &t);
     ck_assert_msg(s == CLPRIM_SUCCESS, "clprim_set_tuning(wg=%zu, items=%zu, groups=%zu): %s: %s", wg, items,
                   groups, clprim_status_name(s), clprim_last_error(ctx));
