@@ -1,210 +1,555 @@
-/* Stable LSD radix sort of 32-bit keys (and uint values), one RADIX_BITS-bit digit
- * per pass, on the multi-work-group split of scan.cl. Per pass:
- *   radix_count    each work-group counts the digits of its chunk and writes
- *                  counts[digit * groups + group] (digit-major, ulong);
- *   (host)         one exclusive scan of the counts (the library's own scan):
- *                  counts[d * groups + g] becomes where group g's first key of
- *                  digit d goes;
- *   radix_scatter  each work-group walks its chunk tile by tile, ranks each tile's
- *                  keys by digit in local memory (stable) and writes them at its
- *                  running offset for that digit.
- * No work-group waits on another; kernel launches order the passes. With
- * WG == 1 (the CPU shape) radix_scatter is a plain sequential counting-sort
- * scatter of its chunk.
+/* Stable LSD radix sort, 8 bits of the key a pass, in two forms that give the
+ * same bits (src/radix_sort.c chooses and enqueues them):
  *
- * Built with -DTYPE_UINT32 -DOP_SUM (the local scans count in uint), -DWG, -DITEMS,
- * one of KEY_UINT32 / KEY_INT32 / KEY_FLOAT, and WITH_VALUES=0|1. */
+ *   radix_histogram  once per sort: every pass's digit counts, per portion of
+ *                    the keys (a portion is what one one-sweep launch covers);
+ *   radix_plan       one work-group: where each digit's keys start in the
+ *                    output, per pass and portion; which passes can be skipped
+ *                    (every key has the same digit); and the route, which
+ *                    buffer each pass reads and writes, so that the last pass
+ *                    lands in the output;
+ * then per pass either
+ *   multi-pass       radix_count (a digit count per work-group), an exclusive
+ *                    scan of those counts (the library's scan), radix_scatter
+ *                    (each work-group ranks its chunk tile by tile and writes
+ *                    each tile's keys of one digit at the group's running place);
+ *   one-sweep        radix_one_sweep: tiles numbered in start order by an
+ *                    atomic counter; each ranks its tile, publishes its digit
+ *                    counts, looks back at earlier tiles for its places, writes.
+ *                    Reads the keys once; needs every started work-group to
+ *                    run to completion, as a tile waits for earlier ones;
+ * and radix_copy_out, which copies to the output when the route ends
+ * elsewhere (an odd number of passes in place, or every pass skipped).
+ *
+ * A tile is ranked in local memory by two stable counting passes of 4 bits
+ * each (an LSD sort inside the tile), with a 16-counter column per work-item,
+ * so the result is the same on every device; no atomics decide an order.
+ *
+ * Built with -DTYPE_NONE -DWG -DITEMS, one of KEY_INT32, KEY_UINT32, KEY_FLOAT,
+ * KEY_INT64, KEY_UINT64, KEY_DOUBLE, and VALUE_BYTES 0, 4 or 8. */
 #include "common.cl"
 
-#if !defined(TYPE_UINT32) || !defined(OP_SUM)
-#error "radix_sort.cl needs -DTYPE_UINT32 -DOP_SUM (its local scans count in uint)"
-#endif
-
-#ifndef RADIX_BITS
-#define RADIX_BITS 4
-#endif
-#define RADIX (1u << RADIX_BITS)
-
-#ifndef WITH_VALUES
-#define WITH_VALUES 0
-#endif
-
-/* The key's bits mapped to a uint whose unsigned order is the key's order. */
-#if defined(KEY_UINT32)
-#define ORDERED(u) (u)
-#elif defined(KEY_INT32)
-#define ORDERED(u) ((u) ^ 0x80000000u)
-#elif defined(KEY_FLOAT)
-/* Negative floats (sign set) have every bit flipped, the others only the sign:
- * -inf < ... < -0.0 < +0.0 < ... < +inf; NaNs land outside the infinities by sign. */
-#define ORDERED(u) ((u) ^ ((uint)(-(int)((u) >> 31)) | 0x80000000u))
+#if defined(KEY_UINT32) || defined(KEY_INT32) || defined(KEY_FLOAT)
+#define KEY_BITS 32
+typedef uint key_t;
+#elif defined(KEY_UINT64) || defined(KEY_INT64) || defined(KEY_DOUBLE)
+#define KEY_BITS 64
+typedef ulong key_t;
 #else
-#error "define one of KEY_UINT32, KEY_INT32, KEY_FLOAT"
+#error "define one of KEY_INT32, KEY_UINT32, KEY_FLOAT, KEY_INT64, KEY_UINT64, KEY_DOUBLE"
+#endif
+#define SIGN_BIT ((key_t)1 << (KEY_BITS - 1))
+
+#if VALUE_BYTES == 4
+typedef uint value_t;
+#elif VALUE_BYTES == 8
+typedef ulong value_t;
+#elif VALUE_BYTES == 0
+typedef uint value_t; /* keys alone: the value arguments are there, unused, so that one launch fits every build */
+#else
+#error "VALUE_BYTES is 0, 4 or 8"
 #endif
 
-#define DIGIT(u, shift) ((ORDERED(u) >> (shift)) & (RADIX - 1u))
+#define RADIX 256
+#define NIBBLES 16
+/* Where a tile of one-sweep status words says what it holds (the count below). */
+#define STATUS_AGGREGATE 0x40000000u /* the tile's own count of the digit */
+#define STATUS_INCLUSIVE 0x80000000u /* the count of the digit in this and every earlier tile of the portion */
+#define STATUS_COUNT 0x3fffffffu
 
-/* Work-group g counts the digits of keys [g * chunk, min(n, (g + 1) * chunk)).
- * Each work-item counts into its own column of hist, so no atomics are needed. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_count(__global const uint *keys, ulong keys_offset, ulong n, ulong chunk, uint shift,
-                 __global ulong *counts, ulong counts_offset)
+/* The route word of a pass: which of the three buffers it reads and writes. */
+#define FROM_INPUT 0u
+#define TO_OUTPUT 1u
+#define IN_TEMPORARY 2u
+#define ROUTE_SRC(r) ((r)&3u)
+#define ROUTE_DST(r) (((r) >> 2) & 3u)
+#define ROUTE_RUNS 16u
+
+/* The key's bits as an unsigned integer whose order is the sort's order. */
+inline key_t ordered(key_t u, uint descending)
 {
-    __local uint hist[RADIX * WG];
+#if defined(KEY_UINT32) || defined(KEY_UINT64)
+    key_t o = u;
+#elif defined(KEY_INT32) || defined(KEY_INT64)
+    key_t o = u ^ SIGN_BIT;
+#else
+    /* Negative floats have every bit flipped, the others only the sign:
+     * -inf < ... < -0.0 < +0.0 < ... < +inf; NaNs land outside the infinities by sign. */
+    key_t o = (u & SIGN_BIT) ? ~u : (u ^ SIGN_BIT);
+#endif
+    return descending ? ~o : o;
+}
+
+inline uint digit_of(key_t u, uint shift, uint mask, uint descending)
+{
+    return (uint)(ordered(u, descending) >> shift) & mask;
+}
+
+inline __global key_t *pick_keys(uint which, __global key_t *in, __global key_t *out, __global key_t *tmp)
+{
+    return which == FROM_INPUT ? in : which == TO_OUTPUT ? out : tmp;
+}
+
+#if VALUE_BYTES
+inline __global value_t *pick_values(uint which, __global value_t *in, __global value_t *out,
+                                     __global value_t *tmp)
+{
+    return which == FROM_INPUT ? in : which == TO_OUTPUT ? out : tmp;
+}
+#endif
+
+DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_counts, uint, ADD, 0u)
+DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
+
+/* ---- Once per sort ---- */
+
+/* Digit counts of every pass: hist[(pass * portions + portion) * RADIX + digit].
+ * Work-group g counts keys [g * chunk, ...) of portion g / groups_per_portion;
+ * chunks never cross a portion's end. hist starts at zero (the host fills it). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulong portion_keys,
+                     uint groups_per_portion, ulong chunk, uint passes, uint begin_bit, uint end_bit,
+                     uint descending, __global uint *hist, ulong hist_offset)
+{
+    __local uint counts[8 * RADIX];
     const uint lid = get_local_id(0);
-    const ulong g = get_group_id(0), groups = get_num_groups(0);
-    const ulong begin = g * chunk;
-    const ulong end = min(n, begin + chunk);
+    const ulong g = get_group_id(0);
+    const ulong portion = g / groups_per_portion;
+    const ulong portion_end = min(n, (portion + 1) * portion_keys);
+    const ulong begin = portion * portion_keys + (g % groups_per_portion) * chunk;
+    const ulong end = min(portion_end, begin + chunk);
+    const ulong portions = (n + portion_keys - 1) / portion_keys;
     keys += keys_offset;
+    hist += hist_offset;
 
-    for (uint d = 0; d < RADIX; d++)
-        hist[d * WG + lid] = 0;
-    for (ulong i = begin + lid; i < end; i += WG)
-        hist[DIGIT(keys[i], shift) * WG + lid]++;
+    for (uint e = lid; e < passes * RADIX; e += WG)
+        counts[e] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    for (uint d = lid; d < RADIX; d += WG) {
-        ulong total = 0;
-        for (uint w = 0; w < WG; w++)
-            total += hist[d * WG + w];
-        counts[counts_offset + d * groups + g] = total;
+    for (ulong i = begin + lid; i < end; i += WG) {
+        const key_t o = ordered(keys[i], descending);
+        for (uint p = 0; p < passes; p++) {
+            const uint shift = begin_bit + 8 * p;
+            const uint width = min(8u, end_bit - shift);
+            const uint d = (uint)(o >> shift) & ((1u << width) - 1u);
+#if WG == 1
+            counts[p * RADIX + d]++;
+#else
+            atomic_inc(&counts[p * RADIX + d]);
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint e = lid; e < passes * RADIX; e += WG) {
+        const uint c = counts[e];
+        if (c) {
+            const uint p = e / RADIX, d = e % RADIX;
+            atomic_add(&hist[(p * portions + portion) * RADIX + d], c);
+        }
     }
 }
 
-/* Work-group g moves keys [g * chunk, min(n, (g + 1) * chunk)) of src to dst,
- * values along. bases[d * groups + g] (the scanned counts) is where the group's
- * first key of digit d goes. With values_are_indices, the values read are the
- * keys' indices (0-based from src_offset) instead of vsrc. */
+/* One work-group. From the counts: bases[(pass * portions + portion) * RADIX + d],
+ * where the portion's first key of digit d goes in the pass's output; and
+ * route[pass] for each pass, route[passes] saying where the keys are after the
+ * last pass. A pass in which one digit holds every key moves nothing, so it is
+ * skipped. in_place: some input is its output, so the first pass that runs must
+ * not write the output. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_scatter(__global const uint *src, ulong src_offset, __global uint *dst, ulong dst_offset,
-                   __global const uint *vsrc, ulong vsrc_offset, __global uint *vdst, ulong vdst_offset,
-                   int values_are_indices, ulong n, ulong chunk, uint shift,
-                   __global const ulong *bases, ulong bases_offset)
+void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint portions, uint passes,
+                uint in_place, __global ulong *bases, ulong bases_offset, __global uint *route,
+                ulong route_offset)
+{
+    __local ulong sums[WG];
+    __local uint trivial[8];
+    const uint lid = get_local_id(0);
+    /* Each work-item takes a run of consecutive digits. */
+    const uint per = (RADIX + WG - 1) / WG;
+    const uint first = min((uint)RADIX, lid * per), last = min((uint)RADIX, first + per);
+    hist += hist_offset;
+    bases += bases_offset;
+    route += route_offset;
+
+    for (uint p = 0; p < passes; p++) {
+        __global const uint *h = hist + p * portions * RADIX;
+        ulong run = 0;
+        for (uint d = first; d < last; d++)
+            for (uint q = 0; q < portions; q++)
+                run += h[q * RADIX + d];
+        ulong total;
+        ulong at = wg_scan_places(run, sums, &total);
+        uint all_in_one = 0;
+        for (uint d = first; d < last; d++) {
+            ulong digit_total = 0;
+            for (uint q = 0; q < portions; q++) {
+                bases[(p * portions + q) * RADIX + d] = at;
+                at += h[q * RADIX + d];
+                digit_total += h[q * RADIX + d];
+            }
+            all_in_one |= digit_total == n;
+        }
+        /* At most one digit holds every key, so one work-item writes. */
+        if (lid == 0)
+            trivial[p] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (all_in_one)
+            trivial[p] = 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    if (lid == 0) {
+        uint runs = 0;
+        for (uint p = 0; p < passes; p++)
+            runs += !trivial[p];
+        uint src = FROM_INPUT, j = 0;
+        for (uint p = 0; p < passes; p++) {
+            if (trivial[p]) {
+                route[p] = 0;
+                continue;
+            }
+            const uint to_output = in_place ? j % 2 == 1 : (runs - 1 - j) % 2 == 0;
+            const uint dst = to_output ? TO_OUTPUT : IN_TEMPORARY;
+            route[p] = ROUTE_RUNS | src | dst << 2;
+            src = dst;
+            j++;
+        }
+        route[passes] = src;
+    }
+}
+
+/* ---- Ranking a tile ---- */
+
+#if VALUE_BYTES
+#define IF_VALUES(...) __VA_ARGS__
+#else
+#define IF_VALUES(...)
+#endif
+
+/* The local memory of a kernel that ranks tiles. */
+#define TILE_LOCALS                                                                 \
+    __local key_t keys_l[PADDED_TILE];                                              \
+    IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
+    __local uint hist[PAD(NIBBLES * WG)]; /* [nibble][work-item], padded */          \
+    __local uint sums[WG];                                                          \
+    __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
+    __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
+    __local ulong place[RADIX] /* where the tile's key at position 0 of digit d would go */
+
+/* Reads tile [base, base + valid) of src (values along, or their indices) into
+ * keys_l and vals_l, and clears digit_first and digit_end. Ends with a barrier. */
+inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_t *vsrc, int indices, )
+                      ulong base, uint valid, __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, )
+                      __local uint *digit_first, __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
-    const ulong g = get_group_id(0), groups = get_num_groups(0);
-    const ulong begin = g * chunk;
-    const ulong end = min(n, begin + chunk);
-    src += src_offset;
-    dst += dst_offset;
-#if WITH_VALUES
-    vsrc += vsrc_offset;
-    vdst += vdst_offset;
-#endif
+    for (uint d = lid; d < RADIX; d += WG)
+        digit_first[d] = digit_end[d] = 0;
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid) {
+            keys_l[PAD(j)] = src[base + j];
+            IF_VALUES(vals_l[PAD(j)] = indices ? (value_t)(base + j) : vsrc[base + j];)
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Sorts the tile's `valid` keys in keys_l stably by digit (values along), by
+ * two counting passes of 4 bits inside the tile, and fills digit_first and digit_end.
+ * Each counting pass: every work-item takes ITEMS consecutive keys into
+ * registers and counts their 4-bit parts in its own column of hist; one scan
+ * of hist read part-major gives each key's new place (smaller parts first,
+ * then earlier work-items, then earlier keys). Ends with a barrier. */
+inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __local key_t *keys_l,
+                      IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums,
+                      __local uint *digit_first, __local uint *digit_end)
+{
 #if WG == 1
-    /* The CPU shape: one work-item walks its chunk in order, a counting sort's
-     * scatter, stable as it stands; no tile, no local ranking. */
-    ulong next[RADIX];
-    for (uint d = 0; d < RADIX; d++)
-        next[d] = bases[bases_offset + d * groups + g];
-    for (ulong i = begin; i < end; i++) {
-        const uint key = src[i];
-        const ulong to = next[DIGIT(key, shift)]++;
-        dst[to] = key;
-#if WITH_VALUES
-        vdst[to] = values_are_indices ? (uint)i : vsrc[i];
-#endif
+    /* One work-item: count the digits only; store_tile walks the tile in order. */
+    for (uint j = 0; j < valid; j++)
+        digit_end[digit_of(keys_l[PAD(j)], shift, mask, descending)]++;
+    uint at = 0;
+    for (uint d = 0; d < RADIX; d++) {
+        const uint c = digit_end[d];
+        digit_first[d] = c ? at : 0;
+        at += c;
+        digit_end[d] = c ? at : 0;
     }
 #else
-    /* The tiled path: each tile ranked by digit in local memory. */
-    __local uint keys_l[PADDED_TILE];
-#if WITH_VALUES
-    __local uint vals_l[PADDED_TILE];
-#endif
-    __local uint hist[RADIX * WG]; /* [digit][work-item]: keys of the tile per work-item */
-    __local uint sums[WG];
-    __local uint start[RADIX + 1]; /* where each digit's keys begin in the ranked tile */
-    __local ulong carry[RADIX];    /* where the group's next key of each digit goes */
-    for (uint d = lid; d < RADIX; d += WG)
-        carry[d] = bases[bases_offset + d * groups + g];
-
-    for (ulong base = begin; base < end; base += TILE) {
-        const uint valid = (uint)min((ulong)TILE, end - base);
-
-        /* Coalesced load of the tile. */
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            if (j < valid) {
-                keys_l[PAD(j)] = src[base + j];
-#if WITH_VALUES
-                vals_l[PAD(j)] = values_are_indices ? (uint)(base + j) : vsrc[base + j];
-#endif
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        /* Each work-item takes ITEMS consecutive keys into registers and counts
-         * their digits in its own column. */
-        uint my_keys[ITEMS];
-#if WITH_VALUES
-        uint my_vals[ITEMS];
-#endif
-        for (uint d = 0; d < RADIX; d++)
-            hist[d * WG + lid] = 0;
+    const uint lid = get_local_id(0);
+    key_t my_keys[ITEMS];
+    IF_VALUES(value_t my_vals[ITEMS];)
+    const uint parts = mask > 15u ? 2 : 1;
+    for (uint part = 0; part < parts; part++) {
+        const uint part_shift = 4 * part;
         for (uint k = 0; k < ITEMS; k++) {
             const uint j = lid * ITEMS + k;
             if (j < valid) {
                 my_keys[k] = keys_l[PAD(j)];
-#if WITH_VALUES
-                my_vals[k] = vals_l[PAD(j)];
-#endif
-                hist[DIGIT(my_keys[k], shift) * WG + lid]++;
+                IF_VALUES(my_vals[k] = vals_l[PAD(j)];)
             }
         }
+        for (uint p = 0; p < NIBBLES; p++)
+            hist[PAD(p * WG + lid)] = 0;
+        for (uint k = 0; k < ITEMS; k++)
+            if (lid * ITEMS + k < valid)
+                hist[PAD(((digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u) * WG + lid)]++;
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        /* Exclusive scan of hist read digit-major: entry (d, w) becomes the number
-         * of the tile's keys with a smaller digit, or the same digit and an earlier
-         * work-item. Work-item lid scans the RADIX consecutive entries from lid * RADIX. */
         uint run = 0;
-        for (uint r = 0; r < RADIX; r++)
-            run += hist[lid * RADIX + r];
+        for (uint r = 0; r < NIBBLES; r++)
+            run += hist[PAD(lid * NIBBLES + r)];
         uint total;
-        uint prefix = wg_exclusive_scan(run, sums, &total);
-        for (uint r = 0; r < RADIX; r++) {
-            const uint e = lid * RADIX + r;
+        uint at = wg_scan_counts(run, sums, &total);
+        for (uint r = 0; r < NIBBLES; r++) {
+            const uint e = PAD(lid * NIBBLES + r);
             const uint c = hist[e];
-            hist[e] = prefix;
-            if (e % WG == 0)
-                start[e / WG] = prefix; /* entry (d, 0): where digit d begins */
-            prefix += c;
-        }
-        if (lid == 0)
-            start[RADIX] = total;
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        /* Rank: each key's place in the tile ordered by digit, keeping the input
-         * order among equal digits. */
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = lid * ITEMS + k;
-            if (j < valid) {
-                const uint r = hist[DIGIT(my_keys[k], shift) * WG + lid]++;
-                keys_l[PAD(r)] = my_keys[k];
-#if WITH_VALUES
-                vals_l[PAD(r)] = my_vals[k];
-#endif
-            }
+            hist[e] = at;
+            at += c;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        /* Write out: the keys of one digit are consecutive in the ranked tile and
-         * go to consecutive places from the digit's carry. */
         for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            if (j < valid) {
-                const uint key = keys_l[PAD(j)];
-                const uint d = DIGIT(key, shift);
-                const ulong to = carry[d] + (j - start[d]);
-                dst[to] = key;
-#if WITH_VALUES
-                vdst[to] = vals_l[PAD(j)];
-#endif
+            if (lid * ITEMS + k < valid) {
+                const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
+                const uint to = hist[PAD(p * WG + lid)]++;
+                keys_l[PAD(to)] = my_keys[k];
+                IF_VALUES(vals_l[PAD(to)] = my_vals[k];)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* Each digit's run in the ranked tile, from its edges. */
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid) {
+            const uint d = digit_of(keys_l[PAD(j)], shift, mask, descending);
+            if (j == 0 || digit_of(keys_l[PAD(j - 1)], shift, mask, descending) != d)
+                digit_first[d] = j;
+            if (j + 1 == valid || digit_of(keys_l[PAD(j + 1)], shift, mask, descending) != d)
+                digit_end[d] = j + 1;
+        }
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Writes the ranked tile: key j of digit d goes to place[d] + j. */
+inline void store_tile(__global key_t *dst, IF_VALUES(__global value_t *vdst, ) uint valid, uint shift, uint mask,
+                       uint descending, __local const key_t *keys_l, IF_VALUES(__local const value_t *vals_l, )
+                       __local const uint *digit_first, __local const ulong *place)
+{
+#if WG == 1
+    /* The tile as it came (see rank_tile): a counting sort's stable scatter. */
+    uint next[RADIX];
+    for (uint d = 0; d < RADIX; d++)
+        next[d] = 0;
+    for (uint j = 0; j < valid; j++) {
+        const key_t key = keys_l[PAD(j)];
+        const uint d = digit_of(key, shift, mask, descending);
+        const ulong to = place[d] + digit_first[d] + next[d]++;
+        dst[to] = key;
+        IF_VALUES(vdst[to] = vals_l[PAD(j)];)
+    }
+#else
+    const uint lid = get_local_id(0);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid) {
+            const key_t key = keys_l[PAD(j)];
+            const ulong to = place[digit_of(key, shift, mask, descending)] + j;
+            dst[to] = key;
+            IF_VALUES(vdst[to] = vals_l[PAD(j)];)
+        }
+    }
+#endif
+}
+
+/* The kernels of a pass take the three places keys (and values) can be, each a
+ * buffer and an offset, and the route word says which one the pass reads and
+ * writes: routes[route_index], as radix_plan wrote it. values_are_indices: the
+ * input values are the indices (no buffer). */
+#define KEY_BUFFERS                                                                                        \
+    __global key_t *keys_in, ulong keys_in_offset, __global key_t *keys_out, ulong keys_out_offset,          \
+        __global key_t *keys_tmp, ulong keys_tmp_offset
+#define VALUE_BUFFERS                                                                                      \
+    __global value_t *values_in, ulong values_in_offset, __global value_t *values_out,                      \
+        ulong values_out_offset, __global value_t *values_tmp, ulong values_tmp_offset, int values_are_indices
+
+#define PICK_KEYS(which) pick_keys((which), keys_in + keys_in_offset, keys_out + keys_out_offset, keys_tmp + keys_tmp_offset)
+#define PICK_VALUES(which)                                                                       \
+    pick_values((which), values_in + values_in_offset, values_out + values_out_offset,           \
+                values_tmp + values_tmp_offset)
+
+/* ---- Multi-pass ---- */
+
+/* Work-group g counts the digits of keys [g * chunk, min(n, (g + 1) * chunk))
+ * into counts[d * groups + g] (digit-major, so that one exclusive scan of the
+ * counts gives every group's place for every digit). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ulong n, ulong chunk, uint shift, uint mask,
+                 uint descending, __global ulong *counts, ulong counts_offset)
+{
+    const uint r = routes[route_index];
+    if (!(r & ROUTE_RUNS))
+        return;
+    __local uint hist[RADIX];
+    const uint lid = get_local_id(0);
+    const ulong g = get_group_id(0), groups = get_num_groups(0);
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
+
+    for (uint d = lid; d < RADIX; d += WG)
+        hist[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong i = begin + lid; i < end; i += WG) {
+#if WG == 1
+        hist[digit_of(src[i], shift, mask, descending)]++;
+#else
+        atomic_inc(&hist[digit_of(src[i], shift, mask, descending)]);
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < RADIX; d += WG)
+        counts[counts_offset + d * groups + g] = hist[d];
+}
+
+/* Work-group g moves keys [g * chunk, min(n, (g + 1) * chunk)), values along;
+ * places[d * groups + g] (the scanned counts) is where its first key of digit d
+ * goes. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n, ulong chunk,
+                   uint shift, uint mask, uint descending, __global const ulong *places, ulong places_offset)
+{
+    const uint r = routes[route_index];
+    if (!(r & ROUTE_RUNS))
+        return;
+    const uint lid = get_local_id(0);
+    const ulong g = get_group_id(0), groups = get_num_groups(0);
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
+    __global key_t *dst = PICK_KEYS(ROUTE_DST(r));
+    IF_VALUES(__global const value_t *vsrc = PICK_VALUES(ROUTE_SRC(r));
+              __global value_t *vdst = PICK_VALUES(ROUTE_DST(r));
+              const int indices = values_are_indices && ROUTE_SRC(r) == FROM_INPUT;)
+#if WG == 1
+    /* The CPU shape: one work-item walks its chunk in order, a counting sort's
+     * scatter, stable as it stands; no tile, no ranking. */
+    ulong next[RADIX];
+    for (uint d = 0; d < RADIX; d++)
+        next[d] = places[places_offset + d * groups + g];
+    for (ulong i = begin; i < end; i++) {
+        const key_t key = src[i];
+        const ulong to = next[digit_of(key, shift, mask, descending)]++;
+        dst[to] = key;
+        IF_VALUES(vdst[to] = indices ? (value_t)i : vsrc[i];)
+    }
+#else
+    TILE_LOCALS;
+    __local ulong carry[RADIX]; /* where the group's next key of each digit goes */
+    for (uint d = lid; d < RADIX; d += WG)
+        carry[d] = places[places_offset + d * groups + g];
+    for (ulong base = begin; base < end; base += TILE) {
+        const uint valid = (uint)min((ulong)TILE, end - base);
+        load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, keys_l, IF_VALUES(vals_l, ) digit_first, digit_end);
+        rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
         for (uint d = lid; d < RADIX; d += WG)
-            carry[d] += start[d + 1] - start[d];
+            place[d] = carry[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
+        store_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first, place);
+        for (uint d = lid; d < RADIX; d += WG)
+            carry[d] += digit_end[d] - digit_first[d];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#endif
+}
+
+/* ---- One sweep ---- */
+
+/* One launch per portion of the keys: tile t of the portion (numbered in the
+ * order the work-groups start, by the atomic counter) is keys
+ * [portion_begin + t * TILE, ...). Each tile publishes, per digit, its own
+ * count, then looks back over earlier tiles until one has published the
+ * count of all tiles up to it, and publishes its own such count. status
+ * (counter first, then tiles x RADIX words) starts at zero. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n,
+                     ulong portion_begin, uint shift, uint mask, uint descending, __global const ulong *bases,
+                     ulong bases_offset, __global uint *status, ulong status_offset)
+{
+    const uint r = routes[route_index];
+    if (!(r & ROUTE_RUNS))
+        return;
+    TILE_LOCALS;
+    __local uint tile_number;
+    const uint lid = get_local_id(0);
+    __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
+    __global key_t *dst = PICK_KEYS(ROUTE_DST(r));
+    IF_VALUES(__global const value_t *vsrc = PICK_VALUES(ROUTE_SRC(r));
+              __global value_t *vdst = PICK_VALUES(ROUTE_DST(r));
+              const int indices = values_are_indices && ROUTE_SRC(r) == FROM_INPUT;)
+    status += status_offset;
+    bases += bases_offset;
+
+    if (lid == 0)
+        tile_number = atomic_inc(&status[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t = tile_number;
+    __global uint *tiles = status + 1;
+    const ulong base = portion_begin + (ulong)t * TILE;
+    const uint valid = (uint)min((ulong)TILE, n - base);
+    load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, keys_l, IF_VALUES(vals_l, ) digit_first, digit_end);
+    rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+
+    for (uint d = lid; d < RADIX; d += WG) {
+        const uint count = digit_end[d] - digit_first[d];
+        __global uint *mine = tiles + (ulong)t * RADIX + d;
+        uint before = 0;
+        if (t == 0) {
+            atomic_xchg(mine, STATUS_INCLUSIVE | count);
+        } else {
+            atomic_xchg(mine, STATUS_AGGREGATE | count);
+            for (uint u = t - 1;; u--) {
+                uint s;
+                do
+                    s = atomic_or(&tiles[(ulong)u * RADIX + d], 0u);
+                while (!(s & (STATUS_AGGREGATE | STATUS_INCLUSIVE)));
+                before += s & STATUS_COUNT;
+                if (s & STATUS_INCLUSIVE)
+                    break;
+            }
+            atomic_xchg(mine, STATUS_INCLUSIVE | (before + count));
+        }
+        place[d] = bases[d] + before - digit_first[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first, place);
+}
+
+/* ---- The end ---- */
+
+/* When the route ends outside the output (an odd number of passes in place, or
+ * none ran), copies what is not already there: keys [g * chunk, ...). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_copy_out(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n, ulong chunk,
+                    int keys_in_place, int values_in_place)
+{
+    const uint at = routes[route_index];
+    const ulong g = get_group_id(0);
+    const ulong begin = g * chunk + get_local_id(0), end = min(n, g * chunk + chunk);
+    if (at != TO_OUTPUT && !(at == FROM_INPUT && keys_in_place)) {
+        __global const key_t *src = PICK_KEYS(at);
+        __global key_t *dst = keys_out + keys_out_offset;
+        for (ulong i = begin; i < end; i += WG)
+            dst[i] = src[i];
+    }
+#if VALUE_BYTES
+    if (at != TO_OUTPUT && !(at == FROM_INPUT && values_in_place)) {
+        __global const value_t *src = PICK_VALUES(at);
+        __global value_t *dst = values_out + values_out_offset;
+        const int indices = values_are_indices && at == FROM_INPUT;
+        for (ulong i = begin; i < end; i += WG)
+            dst[i] = indices ? (value_t)i : src[i];
     }
 #endif
 }

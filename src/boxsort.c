@@ -89,7 +89,12 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
      * counts reuses the sort's part once the sort is done. */
     const clprim_type_info *u32 = clprim_type_info_of(CLPRIM_UINT32);
     const size_t ids_at = 0, sorted_at = align_up(n * 4), sort_at = sorted_at + align_up(n * 4);
-    size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, n, 1) : 0;
+    /* Only the bits of the largest id take part in the sort. */
+    unsigned bits = 1;
+    while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
+        bits++;
+    const clprim_sort_spec by_id = {CLPRIM_UINT32, sizeof(cl_uint), 0, 0, bits};
+    size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, &by_id, n) : 0;
     size_t scan_bytes = clprim_scan_scratch_bytes(&ctx->tuning, boxes + 1, 4);
     cl_mem scratch;
     s = clprim_scratch(ctx, sort_at + (sort_bytes > scan_bytes ? sort_bytes : scan_bytes), &scratch);
@@ -134,14 +139,9 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
                                       CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
                                       CLPRIM_ARG(dims),      CLPRIM_ARG(scratch), CLPRIM_ARG(ids_off)};
         s = clprim_launch(ctx, k_ids, "box sort (box_ids)", split.groups, id_args, 9, NULL);
-
-        /* Only the bits of the largest id take part in the sort. */
-        unsigned bits = 1;
-        while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
-            bits++;
         if (s == CLPRIM_SUCCESS)
-            s = clprim_radix_sort_device(ctx, CLPRIM_UINT32, bits, scratch, ids_off, scratch, sorted_off, NULL, 0,
-                                         order, order_offset, n, scratch, sort_at, NULL);
+            s = clprim_radix_sort_device(ctx, &by_id, scratch, ids_off, scratch, sorted_off, NULL, 0, order,
+                                         order_offset, n, scratch, sort_at, NULL);
 
         const clprim_arg run_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(sorted_off), CLPRIM_ARG(count),
                                        CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off)};

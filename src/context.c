@@ -382,7 +382,7 @@ clprim_status clprim_set_progress(clprim_context *ctx, clprim_progress_fn fn, vo
 
 clprim_tuning clprim_get_tuning(const clprim_context *ctx)
 {
-    clprim_tuning none = {0, 0, 0};
+    clprim_tuning none = {0, 0, 0, CLPRIM_FORM_DEFAULT};
     return ctx ? ctx->tuning : none;
 }
 

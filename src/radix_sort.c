@@ -1,212 +1,383 @@
-/* Radix sort: stable LSD sort of 32-bit keys, CLPRIM_RADIX_BITS bits per pass.
- * Each pass is radix_count (digit counts per work-group, digit-major), an
- * exclusive scan of the counts by clprim_scan_device, and radix_scatter (a stable
- * scatter ranked in local memory); see cl/radix_sort.cl. The passes ping-pong
- * between the output and a temporary from the context's scratch, arranged so
- * that the last pass writes the output. */
+/* Radix sort: stable LSD sort, 8 bits of the key a pass (cl/radix_sort.cl).
+ * One histogram of every pass's digits, then one plan on the device (digit
+ * places, passes to skip, the buffers each pass reads and writes), then the
+ * passes in the tuning's form, then a copy to the output when the route ends
+ * elsewhere. Nothing is read back to the host, so the call never blocks. */
 #include "radix_sort.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
-#define RADIX (1u << CLPRIM_RADIX_BITS)
+#define RADIX 256
+#define RADIX_BITS 8
+#define MAX_PASSES 8
 #define SCRATCH_ALIGN 256
+/* A one-sweep launch covers at most this many keys, so that a digit's count in
+ * the look-back status (30 bits) cannot overflow. */
+#define PORTION_LIMIT ((size_t)1 << 28)
 
 static size_t align_up(size_t x)
 {
     return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
 }
 
-/* Where each piece lives in the scratch, in bytes from the start of the sort's part. */
-typedef struct {
-    clprim_split split;
-    size_t tmp_keys, tmp_values, counts, scan, total;
-} sort_layout;
-
-/* Local memory of radix_scatter, the larger of the two kernels. */
-static cl_ulong local_bytes(const clprim_tuning *t, int with_values)
+static size_t key_bytes(clprim_type t)
 {
-    cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
-    cl_ulong padded = tile + tile / 32;
-    return padded * 4u * (with_values ? 2u : 1u) + (cl_ulong)RADIX * t->work_group_size * 4u +
-           t->work_group_size * 4u + (RADIX + 1) * 4u + RADIX * 8u;
+    return clprim_type_info_of(t)->size;
 }
 
-/* The context's tuning with items_per_thread halved until radix_scatter fits in
- * local memory (its tile is twice the scan's with values, and it keeps a digit
- * histogram per work-item). *fits is 0 when not even one item does. */
-static clprim_tuning sort_tuning(const clprim_context *ctx, int with_values, int *fits)
+/* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep). */
+static cl_ulong local_bytes(const clprim_tuning *t, const clprim_sort_spec *spec)
+{
+    const cl_ulong wg = t->work_group_size, tile = wg * t->items_per_thread;
+    const cl_ulong padded = tile + tile / 32, hist = 16 * wg;
+    return padded * (key_bytes(spec->key_type) + spec->value_bytes) + (hist + hist / 32) * 4 + wg * 4 +
+           RADIX * (4 + 4 + 8 + 8);
+}
+
+/* The context's tuning with items_per_thread halved until a tile fits in local
+ * memory; *fits is 0 when not even one item a work-item does. */
+static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
 {
     clprim_tuning t = ctx->tuning;
-    while (t.items_per_thread > 1 && local_bytes(&t, with_values) > ctx->local_mem_size)
+    while (t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
         t.items_per_thread /= 2;
-    if (fits)
-        *fits = local_bytes(&t, with_values) <= ctx->local_mem_size;
+    *fits = local_bytes(&t, spec) <= ctx->local_mem_size;
     return t;
 }
 
-static sort_layout plan(const clprim_context *ctx, size_t n, int with_values)
+/* Everything about one sort that follows from its shape. */
+typedef struct {
+    clprim_tuning tuning;
+    int fits;
+    size_t key_bytes, value_bytes;
+    unsigned passes;
+    size_t tile, portion_keys, portions, tiles_per_portion;
+    size_t hist_groups_per_portion; /* radix_histogram's grid */
+    cl_ulong hist_chunk;
+    clprim_split split; /* multi-pass: one chunk a work-group */
+    /* Scratch, in bytes from the sort's part. */
+    size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes, total;
+} sort_plan;
+
+static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
 {
-    sort_layout l;
-    const clprim_tuning t = sort_tuning(ctx, with_values, NULL);
-    l.split = clprim_split_range(&t, n);
-    size_t ncounts = RADIX * l.split.groups;
-    l.tmp_keys = 0;
-    l.tmp_values = align_up(n * sizeof(cl_uint));
-    l.counts = l.tmp_values + (with_values ? align_up(n * sizeof(cl_uint)) : 0);
-    l.scan = l.counts + align_up(ncounts * sizeof(cl_ulong));
-    l.total = l.scan + clprim_scan_scratch_bytes(&ctx->tuning, ncounts, sizeof(cl_ulong));
-    return l;
+    sort_plan p;
+    memset(&p, 0, sizeof p);
+    p.tuning = sort_tuning(ctx, spec, &p.fits);
+    p.key_bytes = key_bytes(spec->key_type);
+    p.value_bytes = spec->value_bytes;
+    p.passes = (spec->end_bit - spec->begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    p.tile = p.tuning.work_group_size * p.tuning.items_per_thread;
+    p.portion_keys = PORTION_LIMIT / p.tile * p.tile;
+    p.portions = n ? (n + p.portion_keys - 1) / p.portion_keys : 1;
+    const size_t tiles = (n + p.tile - 1) / p.tile;
+    p.tiles_per_portion = tiles < p.portion_keys / p.tile ? tiles : p.portion_keys / p.tile;
+    p.hist_groups_per_portion = (p.tuning.groups + p.portions - 1) / p.portions;
+    p.hist_chunk = (p.portion_keys + p.hist_groups_per_portion - 1) / p.hist_groups_per_portion;
+    p.split = clprim_split_range(&p.tuning, n);
+
+    const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
+    const size_t counts = RADIX * p.split.groups;
+    p.tmp_keys = 0;
+    p.tmp_values = align_up(n * p.key_bytes);
+    p.hist = p.tmp_values + align_up(n * p.value_bytes);
+    p.route = p.hist + align_up(p.passes * p.portions * RADIX * 4);
+    p.bases = p.route + align_up((MAX_PASSES + 1) * 4);
+    p.counts = p.bases + align_up(p.passes * p.portions * RADIX * 8);
+    p.scan = p.counts + (one_sweep ? 0 : align_up(counts * 8));
+    p.status = p.scan + (one_sweep ? 0 : align_up(clprim_scan_scratch_bytes(&ctx->tuning, counts, 8)));
+    p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
+    p.total = p.status + align_up(p.status_bytes);
+    return p;
 }
 
-size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, size_t n, int with_values)
+size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
 {
-    return plan(ctx, n, with_values).total;
+    return plan_sort(ctx, spec, n).total;
 }
 
 static const char *key_define(clprim_type t)
 {
     switch (t) {
     case CLPRIM_INT32: return "KEY_INT32";
+    case CLPRIM_UINT32: return "KEY_UINT32";
     case CLPRIM_FLOAT: return "KEY_FLOAT";
-    default: return "KEY_UINT32";
+    case CLPRIM_INT64: return "KEY_INT64";
+    case CLPRIM_UINT64: return "KEY_UINT64";
+    default: return "KEY_DOUBLE";
     }
 }
 
-int clprim_radix_sort_options(clprim_context *ctx, clprim_type t, int with_values, char *options, size_t size)
+static void options_for(const clprim_sort_spec *spec, const clprim_tuning *t, char *options, size_t size)
 {
-    /* The kernels are built for the sort's own items per thread (the same
-     * -D format as every kernel: clprim_kernel_options, under that tuning). */
+    snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu", key_define(spec->key_type),
+             spec->value_bytes, t->work_group_size, t->items_per_thread);
+}
+
+int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size)
+{
     int fits;
-    const clprim_tuning tuning = sort_tuning(ctx, with_values, &fits);
-    snprintf(options, size, "-D%s -DWITH_VALUES=%d -DRADIX_BITS=%u", key_define(t), with_values,
-             CLPRIM_RADIX_BITS);
-    const clprim_tuning saved = ctx->tuning;
-    ctx->tuning = tuning;
-    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_UINT32), CLPRIM_SUM, options, size);
-    ctx->tuning = saved;
+    const clprim_tuning t = sort_tuning(ctx, spec, &fits);
+    options_for(spec, &t, options, size);
     return fits;
 }
 
-clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsigned bits, cl_mem keys_in,
+/* A buffer and an offset in elements: one of the places keys or values can be. */
+typedef struct {
+    cl_mem buf;
+    cl_ulong offset;
+} place;
+
+/* The buffers every pass kernel takes: keys in, out, temporary, then values
+ * likewise and whether the values are the indices. */
+typedef struct {
+    place keys[3], values[3];
+    cl_int values_are_indices;
+} route_buffers;
+
+#define ROUTE_ARGS(r)                                                                                          \
+    CLPRIM_ARG((r).keys[0].buf), CLPRIM_ARG((r).keys[0].offset), CLPRIM_ARG((r).keys[1].buf),                  \
+        CLPRIM_ARG((r).keys[1].offset), CLPRIM_ARG((r).keys[2].buf), CLPRIM_ARG((r).keys[2].offset)
+#define VALUE_ARGS(r)                                                                                          \
+    CLPRIM_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_ARG((r).values[1].buf),            \
+        CLPRIM_ARG((r).values[1].offset), CLPRIM_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),     \
+        CLPRIM_ARG((r).values_are_indices)
+#define NARGS(a) (sizeof(a) / sizeof((a)[0]))
+
+static clprim_status fill_zero(clprim_context *ctx, cl_mem scratch, size_t offset, size_t bytes, const char *what)
+{
+    const cl_uint zero = 0;
+    cl_int err = clEnqueueFillBuffer(ctx->queue, scratch, &zero, sizeof zero, offset, (bytes + 3) / 4 * 4, 0, NULL,
+                                     NULL);
+    return err == CL_SUCCESS ? CLPRIM_SUCCESS : clprim_fail_cl(ctx, err, "radix sort: clearing %s", what);
+}
+
+/* The passes of the multi-pass form: count, scan of the counts, scatter. */
+static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec,
+                                const char *options, const route_buffers *r, cl_mem scratch, size_t at, size_t n)
+{
+    cl_kernel count, scatter;
+    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_count", &count);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_scatter", &scatter);
+    const cl_ulong counts_off = (at + p->counts) / 8, count_n = n;
+    const size_t ncounts = RADIX * p->split.groups;
+    const cl_uint descending = spec->descending != 0;
+    for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
+        const cl_ulong route_index = (at + p->route) / 4 + pass;
+        const cl_uint shift = spec->begin_bit + RADIX_BITS * pass;
+        const cl_uint width = spec->end_bit - shift < RADIX_BITS ? spec->end_bit - shift : RADIX_BITS;
+        const cl_uint mask = (1u << width) - 1;
+        const clprim_arg count_args[] = {CLPRIM_ARG(scratch),       CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
+                                         CLPRIM_ARG(count_n),       CLPRIM_ARG(p->split.chunk),
+                                         CLPRIM_ARG(shift),         CLPRIM_ARG(mask),
+                                         CLPRIM_ARG(descending),    CLPRIM_ARG(scratch),
+                                         CLPRIM_ARG(counts_off)};
+        s = clprim_launch(ctx, count, "radix sort (radix_count)", p->split.groups, count_args, NARGS(count_args),
+                          NULL);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 1, scratch, counts_off,
+                                   scratch, counts_off, ncounts, scratch, at + p->scan, NULL);
+        const clprim_arg scatter_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
+                                           VALUE_ARGS(*r),      CLPRIM_ARG(count_n),     CLPRIM_ARG(p->split.chunk),
+                                           CLPRIM_ARG(shift),   CLPRIM_ARG(mask),        CLPRIM_ARG(descending),
+                                           CLPRIM_ARG(scratch), CLPRIM_ARG(counts_off)};
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_launch(ctx, scatter, "radix sort (radix_scatter)", p->split.groups, scatter_args,
+                              NARGS(scatter_args), NULL);
+    }
+    return s;
+}
+
+/* The passes of the one-sweep form: per pass and portion, a cleared status and
+ * one launch of a work-group a tile. */
+static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec,
+                               const char *options, const route_buffers *r, cl_mem scratch, size_t at, size_t n)
+{
+    cl_kernel sweep;
+    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_one_sweep", &sweep);
+    const cl_ulong count_n = n, status_off = (at + p->status) / 4;
+    const cl_uint descending = spec->descending != 0;
+    for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
+        const cl_ulong route_index = (at + p->route) / 4 + pass;
+        const cl_uint shift = spec->begin_bit + RADIX_BITS * pass;
+        const cl_uint width = spec->end_bit - shift < RADIX_BITS ? spec->end_bit - shift : RADIX_BITS;
+        const cl_uint mask = (1u << width) - 1;
+        for (size_t q = 0; q < p->portions && s == CLPRIM_SUCCESS; q++) {
+            const cl_ulong begin = (cl_ulong)q * p->portion_keys;
+            const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
+            const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
+            s = fill_zero(ctx, scratch, at + p->status, p->status_bytes, "the one-sweep status");
+            const clprim_arg args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
+                                       VALUE_ARGS(*r),       CLPRIM_ARG(count_n),     CLPRIM_ARG(begin),
+                                       CLPRIM_ARG(shift),    CLPRIM_ARG(mask),        CLPRIM_ARG(descending),
+                                       CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off),   CLPRIM_ARG(scratch),
+                                       CLPRIM_ARG(status_off)};
+            if (s == CLPRIM_SUCCESS)
+                s = clprim_launch(ctx, sweep, "radix sort (radix_one_sweep)", (keys + p->tile - 1) / p->tile, args,
+                                  NARGS(args), NULL);
+        }
+    }
+    return s;
+}
+
+clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
                                        cl_ulong values_out_offset, size_t n, cl_mem scratch,
                                        size_t scratch_offset, cl_event *event)
 {
-    const int with_values = values_out != NULL;
-    int fits;
-    const clprim_tuning tuning = sort_tuning(ctx, with_values, &fits);
-    if (!fits)
+    const sort_plan p = plan_sort(ctx, spec, n);
+    if (!p.fits)
         return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                           "radix sort: work-groups of %zu need %llu bytes of local memory even with one item "
-                           "each (a digit histogram per work-item); %s has %llu (lower work_group_size with "
-                           "clprim_set_tuning)",
-                           tuning.work_group_size, (unsigned long long)local_bytes(&tuning, with_values),
+                           "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with "
+                           "one item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
+                           p.tuning.work_group_size, (unsigned long long)local_bytes(&p.tuning, spec),
                            ctx->device_name, (unsigned long long)ctx->local_mem_size);
-
     char options[256];
-    clprim_radix_sort_options(ctx, t, with_values, options, sizeof options);
-    cl_kernel count, scatter;
-    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_count", &count);
+    options_for(spec, &p.tuning, options, sizeof options);
+    cl_kernel histogram, plan, copy_out;
+    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_histogram", &histogram);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_scatter", &scatter);
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_plan", &plan);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_copy_out", &copy_out);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    const sort_layout l = plan(ctx, n, with_values);
-    const size_t ncounts = RADIX * l.split.groups;
-    const cl_ulong counts_offset = (scratch_offset + l.counts) / sizeof(cl_ulong);
-    const cl_ulong tmp_keys = (scratch_offset + l.tmp_keys) / sizeof(cl_uint);
-    const cl_ulong tmp_values = (scratch_offset + l.tmp_values) / sizeof(cl_uint);
-    const clprim_type_info *u64 = clprim_type_info_of(CLPRIM_UINT64);
-
-    /* Pass i writes the output when i + parity is odd, so that the last pass lands
-     * in the output. With an odd number of passes that makes the first pass write
-     * the output while it reads the input: fine when they differ; when they are the
-     * same (in place), the passes start in the temporary, end there, and a copy follows. */
-    const unsigned passes = (bits + CLPRIM_RADIX_BITS - 1) / CLPRIM_RADIX_BITS;
-    const int in_place = (keys_in == keys_out && keys_in_offset == keys_out_offset) ||
-                         (with_values && values_in == values_out && values_in_offset == values_out_offset);
-    const unsigned parity = (passes % 2 == 1 && !in_place) ? 1 : 0;
-    const int copy_back = passes % 2 == 1 && in_place;
-
-    cl_mem ksrc = keys_in, vsrc = values_in ? values_in : keys_in; /* vsrc unread for indices */
-    cl_ulong ksrc_off = keys_in_offset, vsrc_off = values_in ? values_in_offset : 0;
-    cl_int indices = with_values && !values_in;
-    const cl_ulong count_n = n;
-    for (unsigned i = 0; i < passes; i++) {
-        const int to_out = (i + parity) % 2 == 1;
-        cl_mem kdst = to_out ? keys_out : scratch;
-        cl_ulong kdst_off = to_out ? keys_out_offset : tmp_keys;
-        cl_mem vdst = with_values ? (to_out ? values_out : scratch) : kdst;
-        cl_ulong vdst_off = with_values ? (to_out ? values_out_offset : tmp_values) : kdst_off;
-        cl_uint shift = i * CLPRIM_RADIX_BITS;
-        const int last = i + 1 == passes && !copy_back;
-
-        const clprim_arg count_args[] = {CLPRIM_ARG(ksrc),         CLPRIM_ARG(ksrc_off),
-                                         CLPRIM_ARG(count_n),      CLPRIM_ARG(l.split.chunk),
-                                         CLPRIM_ARG(shift),        CLPRIM_ARG(scratch),
-                                         CLPRIM_ARG(counts_offset)};
-        s = clprim_launch(ctx, count, "radix sort (radix_count)", l.split.groups, count_args, 7, NULL);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_scan_device(ctx, u64, CLPRIM_SUM, 1, scratch, counts_offset, scratch, counts_offset,
-                                   ncounts, scratch, scratch_offset + l.scan, NULL);
-        if (s != CLPRIM_SUCCESS)
-            return s;
-        const clprim_arg scatter_args[] = {
-            CLPRIM_ARG(ksrc),    CLPRIM_ARG(ksrc_off), CLPRIM_ARG(kdst),      CLPRIM_ARG(kdst_off),
-            CLPRIM_ARG(vsrc),    CLPRIM_ARG(vsrc_off), CLPRIM_ARG(vdst),      CLPRIM_ARG(vdst_off),
-            CLPRIM_ARG(indices), CLPRIM_ARG(count_n),  CLPRIM_ARG(l.split.chunk), CLPRIM_ARG(shift),
-            CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset)};
-        s = clprim_launch(ctx, scatter, "radix sort (radix_scatter)", l.split.groups, scatter_args, 14,
-                          last ? event : NULL);
-        if (s != CLPRIM_SUCCESS)
-            return s;
-        ksrc = kdst;
-        ksrc_off = kdst_off;
-        vsrc = vdst;
-        vsrc_off = vdst_off;
-        indices = 0;
+    const size_t at = scratch_offset;
+    const int with_values = values_out != NULL;
+    const cl_int keys_in_place = keys_in == keys_out && keys_in_offset == keys_out_offset;
+    const cl_int values_in_place =
+        with_values && values_in == values_out && values_in_offset == values_out_offset;
+    /* Without values the value places are never read: any buffer fills them. */
+    route_buffers r = {
+        .keys = {{keys_in, keys_in_offset}, {keys_out, keys_out_offset}, {scratch, (at + p.tmp_keys) / p.key_bytes}},
+        .values = {{scratch, 0}, {scratch, 0}, {scratch, 0}},
+        .values_are_indices = with_values && !values_in,
+    };
+    if (with_values) {
+        r.values[0] = (place){values_in ? values_in : values_out, values_in ? values_in_offset : 0};
+        r.values[1] = (place){values_out, values_out_offset};
+        r.values[2] = (place){scratch, (at + p.tmp_values) / p.value_bytes};
     }
-    if (copy_back) {
-        cl_int err = clEnqueueCopyBuffer(ctx->queue, scratch, keys_out, tmp_keys * sizeof(cl_uint),
-                                         keys_out_offset * sizeof(cl_uint), n * sizeof(cl_uint), 0, NULL,
-                                         with_values ? NULL : event);
-        if (err == CL_SUCCESS && with_values)
-            err = clEnqueueCopyBuffer(ctx->queue, scratch, values_out, tmp_values * sizeof(cl_uint),
-                                      values_out_offset * sizeof(cl_uint), n * sizeof(cl_uint), 0, NULL, event);
-        if (err != CL_SUCCESS)
-            return clprim_fail_cl(ctx, err, "radix sort: copying the last pass to the output");
-    }
-    return CLPRIM_SUCCESS;
+
+    /* The histogram of every pass, then the plan. */
+    const cl_ulong count_n = n, portion_keys = p.portion_keys, hist_off = (at + p.hist) / 4;
+    const cl_ulong bases_off = (at + p.bases) / 8, route_off = (at + p.route) / 4;
+    const cl_uint groups_per_portion = (cl_uint)p.hist_groups_per_portion, passes = p.passes;
+    const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
+    const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
+    s = fill_zero(ctx, scratch, at + p.hist, p.passes * p.portions * RADIX * 4, "the digit counts");
+    const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),   CLPRIM_ARG(keys_in_offset),   CLPRIM_ARG(count_n),
+                                    CLPRIM_ARG(portion_keys), CLPRIM_ARG(groups_per_portion), CLPRIM_ARG(p.hist_chunk),
+                                    CLPRIM_ARG(passes),    CLPRIM_ARG(begin_bit),        CLPRIM_ARG(end_bit),
+                                    CLPRIM_ARG(descending), CLPRIM_ARG(scratch),         CLPRIM_ARG(hist_off)};
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_launch(ctx, histogram, "radix sort (radix_histogram)", p.portions * p.hist_groups_per_portion,
+                          hist_args, NARGS(hist_args), NULL);
+    const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off),  CLPRIM_ARG(count_n),
+                                    CLPRIM_ARG(portions), CLPRIM_ARG(passes),    CLPRIM_ARG(in_place),
+                                    CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),
+                                    CLPRIM_ARG(route_off)};
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_launch(ctx, plan, "radix sort (radix_plan)", 1, plan_args, NARGS(plan_args), NULL);
+
+    if (s == CLPRIM_SUCCESS)
+        s = (ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP ? one_sweep : multi_pass)(ctx, &p, spec, options, &r, scratch,
+                                                                                  at, n);
+
+    const cl_ulong final_route = route_off + p.passes;
+    const clprim_split copy_split = clprim_split_range(&p.tuning, n);
+    const clprim_arg copy_args[] = {CLPRIM_ARG(scratch),          CLPRIM_ARG(final_route), ROUTE_ARGS(r),
+                                    VALUE_ARGS(r),                CLPRIM_ARG(count_n),     CLPRIM_ARG(copy_split.chunk),
+                                    CLPRIM_ARG(keys_in_place),    CLPRIM_ARG(values_in_place)};
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_launch(ctx, copy_out, "radix sort (radix_copy_out)", copy_split.groups, copy_args,
+                          NARGS(copy_args), event);
+    return s;
 }
 
 /* ---- The public calls ---- */
 
-static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl_mem keys_in,
-                          size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, int pairs,
-                          cl_mem values_in, size_t values_in_offset, cl_mem values_out,
-                          size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
-                          const cl_event *event_wait_list, cl_event *event)
+static int is_sort_key(clprim_type t)
 {
-    const clprim_type_info *type;
+    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT || t == CLPRIM_INT64 ||
+           t == CLPRIM_UINT64 || t == CLPRIM_DOUBLE;
+}
+
+/* The key type and the order, resolved into *spec. */
+static clprim_status check_order(clprim_context *ctx, const char *fn, clprim_type key_type,
+                                 const clprim_sort_order *order, clprim_sort_spec *spec)
+{
+    const clprim_type_info *info = clprim_type_info_of(key_type);
+    if (!info)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d is not a clprim_type", fn, (int)key_type);
+    if (!is_sort_key(key_type))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s sorts int32, uint32, float, int64, uint64 and double keys, not %s", fn, info->label);
+    const unsigned width = (unsigned)info->size * 8;
+    spec->key_type = key_type;
+    spec->descending = order && order->descending;
+    spec->begin_bit = order ? order->begin_bit : 0;
+    spec->end_bit = order && order->end_bit ? order->end_bit : width;
+    if (spec->end_bit > width || spec->begin_bit >= spec->end_bit)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s: the bit range [%u, %u) of order is not a non-empty part of the %u bits of %s keys "
+                           "(end_bit 0 means %u)",
+                           fn, order->begin_bit, order->end_bit, width, info->label, width);
+    return CLPRIM_SUCCESS;
+}
+
+static clprim_status check_value_type(clprim_context *ctx, const char *fn, clprim_type value_type, int indices,
+                                      size_t n, clprim_sort_spec *spec)
+{
+    const clprim_type_info *info = clprim_type_info_of(value_type);
+    if (!info)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: value_type %d is not a clprim_type", fn,
+                           (int)value_type);
+    if (info->size != 4 && info->size != 8)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values are of 4 or 8 bytes; %s has %zu", fn,
+                           info->label, info->size);
+    if (indices && value_type != CLPRIM_UINT32 && value_type != CLPRIM_UINT64)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s: values_in is NULL, so the values are the indices: value_type must be uint32 or "
+                           "uint64, not %s",
+                           fn, info->label);
+    if (indices && value_type == CLPRIM_UINT32 && (cl_ulong)n > (cl_ulong)UINT32_MAX + 1)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                           "%s: values_in is NULL (values are the indices) but n = %zu has indices beyond uint32; "
+                           "use value_type CLPRIM_UINT64",
+                           fn, n);
+    spec->value_bytes = info->size;
+    return CLPRIM_SUCCESS;
+}
+
+static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
+                          clprim_type value_type, const clprim_sort_order *order, cl_mem keys_in,
+                          size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
+                          size_t values_in_offset, cl_mem values_out, size_t values_out_offset, size_t n,
+                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    clprim_sort_spec spec = {0};
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
-    if (s == CLPRIM_SUCCESS && t != CLPRIM_UINT32 && t != CLPRIM_INT32 && t != CLPRIM_FLOAT)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s sorts uint32, int32 and float keys, not %s", fn,
-                        type->label);
+        s = check_order(ctx, fn, key_type, order, &spec);
+    if (s == CLPRIM_SUCCESS && pairs)
+        s = check_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
+    const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;
     clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out,
-                                 keys_out_offset, n, 4, &keys_read, &keys_written);
+                                 keys_out_offset, n, kb, &keys_read, &keys_written);
     if (pairs) {
         if (s == CLPRIM_SUCCESS && values_in)
             s = clprim_check_src_dst(ctx, fn, "values_in", &values_in, &values_in_offset, "values_out", values_out,
-                                     values_out_offset, n, 4, &values_read, &values_written);
+                                     values_out_offset, n, vb, &values_read, &values_written);
         else if (s == CLPRIM_SUCCESS)
-            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, 4, CLPRIM_WRITES,
+            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, vb, CLPRIM_WRITES,
                                     &values_written);
         /* An output may meet nothing but its own input in place. */
         if (s == CLPRIM_SUCCESS)
@@ -215,11 +386,6 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
             s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_in", &values_read, 0);
         if (s == CLPRIM_SUCCESS)
             s = clprim_check_disjoint(ctx, fn, "values_out", &values_written, "keys_in", &keys_read, 0);
-        if (s == CLPRIM_SUCCESS && !values_in && (cl_ulong)n > (cl_ulong)UINT32_MAX + 1)
-            s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                            "%s: values_in is NULL (values are the indices) but n = %zu has indices beyond "
-                            "uint32",
-                            fn, n);
     }
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
@@ -229,30 +395,32 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type t, cl
         return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     cl_mem scratch;
-    s = clprim_scratch(ctx, clprim_radix_sort_scratch_bytes(ctx, n, pairs), &scratch);
+    s = clprim_scratch(ctx, clprim_radix_sort_scratch_bytes(ctx, &spec, n), &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return clprim_radix_sort_device(ctx, t, 32, keys_in, keys_in_offset, keys_out, keys_out_offset,
+    return clprim_radix_sort_device(ctx, &spec, keys_in, keys_in_offset, keys_out, keys_out_offset,
                                     pairs ? values_in : NULL, values_in_offset, pairs ? values_out : NULL,
                                     values_out_offset, n, scratch, 0, event);
 }
 
-clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type t, cl_mem keys_in, size_t keys_in_offset,
-                               cl_mem keys_out, size_t keys_out_offset, size_t n, cl_uint num_events_in_wait_list,
-                               const cl_event *event_wait_list, cl_event *event)
+clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
+                               cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                               size_t n, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event)
 {
-    return sort(ctx, "clprim_sort_keys", t, keys_in, keys_in_offset, keys_out, keys_out_offset, 0, NULL, 0,
-                NULL, 0, n, num_events_in_wait_list, event_wait_list, event);
+    return sort(ctx, "clprim_sort_keys", key_type, 0, CLPRIM_UINT32, order, keys_in, keys_in_offset, keys_out,
+                keys_out_offset, NULL, 0, NULL, 0, n, num_events_in_wait_list, event_wait_list, event);
 }
 
-clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type t, cl_mem keys_in, size_t keys_in_offset,
-                                cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
-                                size_t values_in_offset, cl_mem values_out, size_t values_out_offset, size_t n,
+clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset,
+                                cl_mem keys_out, size_t keys_out_offset, cl_mem values_in, size_t values_in_offset,
+                                cl_mem values_out, size_t values_out_offset, size_t n,
                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    return sort(ctx, "clprim_sort_pairs", t, keys_in, keys_in_offset, keys_out, keys_out_offset, 1, values_in,
-                values_in_offset, values_out, values_out_offset, n, num_events_in_wait_list, event_wait_list,
-                event);
+    return sort(ctx, "clprim_sort_pairs", key_type, 1, value_type, order, keys_in, keys_in_offset, keys_out,
+                keys_out_offset, values_in, values_in_offset, values_out, values_out_offset, n,
+                num_events_in_wait_list, event_wait_list, event);
 }

@@ -5,23 +5,28 @@
 
 #include "internal.h"
 
-#define CLPRIM_RADIX_BITS 4 /* bits per pass; cl/radix_sort.cl's RADIX_BITS */
+/* What to sort: checked by the caller. */
+typedef struct {
+    clprim_type key_type; /* one of the six the sort takes */
+    size_t value_bytes;   /* 0 (keys alone), 4 or 8 */
+    int descending;
+    unsigned begin_bit, end_bit; /* 0 <= begin_bit < end_bit <= the key's width */
+} clprim_sort_spec;
 
-/* Bytes of scratch that clprim_radix_sort_device needs for n keys, with or without values. */
-size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, size_t n, int with_values);
+/* Bytes of scratch that clprim_radix_sort_device needs for n keys. */
+size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n);
 
-/* The build options of radix_sort.cl for keys of type t, with or without
- * values, under the context's tuning; 0 when the sort cannot run there (its
- * local memory does not fit even one item a work-item). */
-int clprim_radix_sort_options(clprim_context *ctx, clprim_type t, int with_values, char *options, size_t size);
+/* The build options of radix_sort.cl for the spec under the context's tuning;
+ * 0 when the sort cannot run there (a tile of one item a work-item does not fit
+ * in local memory). */
+int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size);
 
-/* Sorts the low `bits` bits (1 to 32) of n keys of type t (CLPRIM_UINT32, CLPRIM_INT32
- * or CLPRIM_FLOAT; for the last two, bits is 32): keys_in -> keys_out, stable. Values
- * move along when values_out is not NULL; values_in NULL then means the indices
- * 0..n-1. Inputs equal to outputs (same buffer and offset) are allowed; other
- * overlaps are the caller's to refuse. Uses scratch from byte scratch_offset (a
- * multiple of 256), which the caller has reserved. n > 0. */
-clprim_status clprim_radix_sort_device(clprim_context *ctx, clprim_type t, unsigned bits, cl_mem keys_in,
+/* Sorts n > 0 keys: keys_in -> keys_out, stable. Values move along when
+ * values_out is not NULL; values_in NULL then means the indices 0..n-1. Offsets
+ * count elements. Inputs equal to outputs (same buffer and offset) are allowed;
+ * other overlaps are the caller's to refuse. Uses scratch from byte
+ * scratch_offset (a multiple of 256), which the caller has reserved. */
+clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
                                        cl_ulong values_out_offset, size_t n, cl_mem scratch,

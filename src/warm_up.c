@@ -45,11 +45,13 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
 {
     clprim_status s = CLPRIM_SUCCESS;
     char options[256];
-    const clprim_type keys[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT};
+    const clprim_type keys[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT, CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        for (int with_values = 0; with_values < 2; with_values++)
-            if (clprim_radix_sort_options(ctx, keys[k], with_values, options, sizeof options))
+        for (size_t value_bytes = 0; value_bytes <= 8; value_bytes += 4) {
+            const clprim_sort_spec spec = {keys[k], value_bytes, 0, 0, 32};
+            if (clprim_radix_sort_options(ctx, &spec, options, sizeof options))
                 s = prepare(ctx, s, "radix_sort.cl", options);
+        }
     options[0] = '\0';
     clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
     s = prepare(ctx, s, "boxsort.cl", options);

@@ -394,7 +394,7 @@ static int sort_prepare(workload *w)
 /* Sorted keys, then the permutation (values_in NULL: the indices), in one buffer. */
 static clprim_status sort_run(workload *w)
 {
-    return clprim_sort_pairs(w->ctx, w->type, w->in_buf, 0, w->out_buf, 0, NULL, 0, w->out_buf, w->n, w->n, 0, NULL, NULL);
+    return clprim_sort_pairs(w->ctx, w->type, CLPRIM_UINT32, NULL, w->in_buf, 0, w->out_buf, 0, NULL, 0, w->out_buf, w->n, w->n, 0, NULL, NULL);
 }
 
 /* The key's bits made order-preserving, as clprim.h describes for each type. */
