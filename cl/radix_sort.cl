@@ -52,10 +52,24 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 
 #define RADIX 256
 #define NIBBLES 16
+/* Keys a work-item loads together before counting them (histogram kernels). */
+#define BATCH (ITEMS < 8 ? ITEMS : 8)
 /* Where a tile of one-sweep status words says what it holds (the count below). */
 #define STATUS_AGGREGATE 0x40000000u /* the tile's own count of the digit */
 #define STATUS_INCLUSIVE 0x80000000u /* the count of the digit in this and every earlier tile of the portion */
 #define STATUS_COUNT 0x3fffffffu
+#define LOOKBACK 8 /* earlier tiles a look-back step reads at once */
+/* How status words are written and read across work-groups. Atomics are what
+ * OpenCL 1.2 promises; STATUS_PLAIN_WORDS (set for NVIDIA GPUs, whose volatile
+ * accesses go to the shared L2 cache) uses plain volatile loads and stores of
+ * whole words, which skip the atomic unit. */
+#ifdef STATUS_PLAIN_WORDS
+#define STATUS_STORE(p, v) (*(volatile __global uint *)(p) = (v))
+#define STATUS_LOAD(p) (*(volatile __global uint *)(p))
+#else
+#define STATUS_STORE(p, v) atomic_xchg((p), (v))
+#define STATUS_LOAD(p) atomic_or((p), 0u)
+#endif
 
 /* The route word of a pass: which of the three buffers it reads and writes. */
 #define FROM_INPUT 0u
@@ -98,7 +112,24 @@ inline __global value_t *pick_values(uint which, __global value_t *in, __global 
 }
 #endif
 
-DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_counts, uint, ADD, 0u)
+
+/* Exclusive scan of one count per work-item, in work-item order: Hillis-Steele
+ * with two buffers (buf: 2 * WG slots), so each step needs one barrier. */
+inline uint tile_exclusive_scan(uint x, __local uint *buf)
+{
+    const uint lid = get_local_id(0);
+    __local uint *from = buf, *to = buf + WG;
+    from[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < WG; offset <<= 1) {
+        to[lid] = lid >= offset ? from[lid - offset] + from[lid] : from[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local uint *swap = from;
+        from = to;
+        to = swap;
+    }
+    return from[lid] - x;
+}
 DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
 
 /* ---- Once per sort ---- */
@@ -125,17 +156,27 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
     for (uint e = lid; e < passes * RADIX; e += WG)
         counts[e] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = begin + lid; i < end; i += WG) {
-        const key_t o = ordered(keys[i], descending);
-        for (uint p = 0; p < passes; p++) {
-            const uint shift = begin_bit + 8 * p;
-            const uint width = min(8u, end_bit - shift);
-            const uint d = (uint)(o >> shift) & ((1u << width) - 1u);
+    /* ITEMS keys a work-item are loaded before any is counted, so that their
+     * loads are in flight together (atomics would keep them apart). */
+    for (ulong base = begin; base < end; base += BATCH * WG) {
+        key_t o[BATCH];
+        for (uint k = 0; k < BATCH; k++) {
+            const ulong i = base + k * WG + lid;
+            o[k] = i < end ? ordered(keys[i], descending) : 0;
+        }
+        for (uint k = 0; k < BATCH; k++) {
+            if (base + k * WG + lid >= end)
+                continue;
+            for (uint p = 0; p < passes; p++) {
+                const uint shift = begin_bit + 8 * p;
+                const uint width = min(8u, end_bit - shift);
+                const uint d = (uint)(o[k] >> shift) & ((1u << width) - 1u);
 #if WG == 1
-            counts[p * RADIX + d]++;
+                counts[p * RADIX + d]++;
 #else
-            atomic_inc(&counts[p * RADIX + d]);
+                atomic_inc(&counts[p * RADIX + d]);
 #endif
+            }
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -229,52 +270,73 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
     __local key_t keys_l[PADDED_TILE];                                              \
     IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
     __local uint hist[PAD(NIBBLES * WG)]; /* [nibble][work-item], padded */          \
-    __local uint sums[WG];                                                          \
+    __local uint sums[2 * WG];                                                      \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
     __local ulong place[RADIX] /* where the tile's key at position 0 of digit d would go */
 
 /* Reads tile [base, base + valid) of src (values along, or their indices) into
- * keys_l and vals_l, and clears digit_first and digit_end. Ends with a barrier. */
+ * keys_l and vals_l, and counts its digits: digit_first[d] is where the tile's
+ * keys of digit d will begin once ranked, digit_end[d] where they end. Ends
+ * with a barrier. */
 inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_t *vsrc, int indices, )
-                      ulong base, uint valid, __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, )
-                      __local uint *digit_first, __local uint *digit_end)
+                      ulong base, uint valid, uint shift, uint mask, uint descending, __local key_t *keys_l,
+                      IF_VALUES(__local value_t *vals_l, ) __local uint *sums, __local uint *digit_first,
+                      __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
     for (uint d = lid; d < RADIX; d += WG)
-        digit_first[d] = digit_end[d] = 0;
+        digit_end[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Every load first, so that they are in flight together; then the counts
+     * (local atomics: a count is the same in any order). */
+    key_t keys[ITEMS];
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
         if (j < valid) {
-            keys_l[PAD(j)] = src[base + j];
+            keys[k] = src[base + j];
             IF_VALUES(vals_l[PAD(j)] = indices ? (value_t)(base + j) : vsrc[base + j];)
         }
+    }
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid) {
+            keys_l[PAD(j)] = keys[k];
+#if WG == 1
+            digit_end[digit_of(keys[k], shift, mask, descending)]++;
+#else
+            atomic_inc(&digit_end[digit_of(keys[k], shift, mask, descending)]);
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* The counts' exclusive scan over digits, each work-item a run of them. */
+    const uint per = (RADIX + WG - 1) / WG;
+    const uint first = min((uint)RADIX, lid * per), last = min((uint)RADIX, first + per);
+    uint run = 0;
+    for (uint d = first; d < last; d++)
+        run += digit_end[d];
+    uint at = tile_exclusive_scan(run, sums);
+    for (uint d = first; d < last; d++) {
+        digit_first[d] = at;
+        at += digit_end[d];
+        digit_end[d] = at;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Sorts the tile's `valid` keys in keys_l stably by digit (values along), by
- * two counting passes of 4 bits inside the tile, and fills digit_first and digit_end.
+ * two counting passes of 4 bits inside the tile. With one work-item nothing
+ * moves: store_tile walks the tile in order.
  * Each counting pass: every work-item takes ITEMS consecutive keys into
- * registers and counts their 4-bit parts in its own column of hist; one scan
- * of hist read part-major gives each key's new place (smaller parts first,
- * then earlier work-items, then earlier keys). Ends with a barrier. */
+ * registers, counts their 4-bit parts and writes the counts in its own column
+ * of hist; one scan of hist read part-major gives each key's new place
+ * (smaller parts first, then earlier work-items, then earlier keys). Ends with
+ * a barrier. */
 inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __local key_t *keys_l,
-                      IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums,
-                      __local uint *digit_first, __local uint *digit_end)
+                      IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums)
 {
-#if WG == 1
-    /* One work-item: count the digits only; store_tile walks the tile in order. */
-    for (uint j = 0; j < valid; j++)
-        digit_end[digit_of(keys_l[PAD(j)], shift, mask, descending)]++;
-    uint at = 0;
-    for (uint d = 0; d < RADIX; d++) {
-        const uint c = digit_end[d];
-        digit_first[d] = c ? at : 0;
-        at += c;
-        digit_end[d] = c ? at : 0;
-    }
-#else
+#if WG > 1
     const uint lid = get_local_id(0);
     key_t my_keys[ITEMS];
     IF_VALUES(value_t my_vals[ITEMS];)
@@ -288,18 +350,27 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
                 IF_VALUES(my_vals[k] = vals_l[PAD(j)];)
             }
         }
-        for (uint p = 0; p < NIBBLES; p++)
-            hist[PAD(p * WG + lid)] = 0;
-        for (uint k = 0; k < ITEMS; k++)
-            if (lid * ITEMS + k < valid)
-                hist[PAD(((digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u) * WG + lid)]++;
+        /* This work-item's count of each 4-bit part, in 8-bit fields of two
+         * registers (parts 0-7, 8-15): ITEMS is below 256. */
+        ulong low = 0, high = 0;
+        for (uint k = 0; k < ITEMS; k++) {
+            if (lid * ITEMS + k < valid) {
+                const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
+                const ulong one = 1ul << (8 * (p & 7u));
+                low += p < 8 ? one : 0;
+                high += p < 8 ? 0 : one;
+            }
+        }
+        for (uint p = 0; p < 8; p++) {
+            hist[PAD(p * WG + lid)] = (uint)(low >> (8 * p)) & 255u;
+            hist[PAD((p + 8) * WG + lid)] = (uint)(high >> (8 * p)) & 255u;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 
         uint run = 0;
         for (uint r = 0; r < NIBBLES; r++)
             run += hist[PAD(lid * NIBBLES + r)];
-        uint total;
-        uint at = wg_scan_counts(run, sums, &total);
+        uint at = tile_exclusive_scan(run, sums);
         for (uint r = 0; r < NIBBLES; r++) {
             const uint e = PAD(lid * NIBBLES + r);
             const uint c = hist[e];
@@ -308,10 +379,18 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
+        /* A key's place: where its part begins for this work-item, plus the
+         * work-item's earlier keys of the same part. */
+        low = high = 0;
         for (uint k = 0; k < ITEMS; k++) {
             if (lid * ITEMS + k < valid) {
                 const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
-                const uint to = hist[PAD(p * WG + lid)]++;
+                const uint field = 8 * (p & 7u);
+                const uint earlier = (uint)((p < 8 ? low : high) >> field) & 255u;
+                const ulong one = 1ul << field;
+                low += p < 8 ? one : 0;
+                high += p < 8 ? 0 : one;
+                const uint to = hist[PAD(p * WG + lid)] + earlier;
                 keys_l[PAD(to)] = my_keys[k];
                 IF_VALUES(vals_l[PAD(to)] = my_vals[k];)
             }
@@ -319,19 +398,7 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    /* Each digit's run in the ranked tile, from its edges. */
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint j = k * WG + lid;
-        if (j < valid) {
-            const uint d = digit_of(keys_l[PAD(j)], shift, mask, descending);
-            if (j == 0 || digit_of(keys_l[PAD(j - 1)], shift, mask, descending) != d)
-                digit_first[d] = j;
-            if (j + 1 == valid || digit_of(keys_l[PAD(j + 1)], shift, mask, descending) != d)
-                digit_end[d] = j + 1;
-        }
-    }
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Writes the ranked tile: key j of digit d goes to place[d] + j. */
@@ -402,12 +469,21 @@ void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ul
     for (uint d = lid; d < RADIX; d += WG)
         hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = begin + lid; i < end; i += WG) {
+    for (ulong base = begin; base < end; base += BATCH * WG) {
+        key_t keys[BATCH]; /* loaded together before any is counted */
+        for (uint k = 0; k < BATCH; k++) {
+            const ulong i = base + k * WG + lid;
+            keys[k] = i < end ? src[i] : 0;
+        }
+        for (uint k = 0; k < BATCH; k++) {
+            if (base + k * WG + lid < end) {
 #if WG == 1
-        hist[digit_of(src[i], shift, mask, descending)]++;
+                hist[digit_of(keys[k], shift, mask, descending)]++;
 #else
-        atomic_inc(&hist[digit_of(src[i], shift, mask, descending)]);
+                atomic_inc(&hist[digit_of(keys[k], shift, mask, descending)]);
 #endif
+            }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < RADIX; d += WG)
@@ -451,8 +527,9 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
         carry[d] = places[places_offset + d * groups + g];
     for (ulong base = begin; base < end; base += TILE) {
         const uint valid = (uint)min((ulong)TILE, end - base);
-        load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, keys_l, IF_VALUES(vals_l, ) digit_first, digit_end);
-        rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+        load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, )
+                  sums, digit_first, digit_end);
+        rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
         for (uint d = lid; d < RADIX; d += WG)
             place[d] = carry[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -498,27 +575,42 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     __global uint *tiles = status + 1;
     const ulong base = portion_begin + (ulong)t * TILE;
     const uint valid = (uint)min((ulong)TILE, n - base);
-    load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, keys_l, IF_VALUES(vals_l, ) digit_first, digit_end);
-    rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+    load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) sums,
+              digit_first, digit_end);
 
+    /* The tile's digit counts are known before it is ranked: publish them at
+     * once, rank, and only then look back, by when the earlier tiles have
+     * mostly published their inclusive counts (on the H100 at 2^28 keys this
+     * order takes 3.1 ms a pass where looking back before ranking took 3.3). */
+    for (uint d = lid; d < RADIX; d += WG)
+        STATUS_STORE(tiles + (ulong)t * RADIX + d,
+                     (t == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | (digit_end[d] - digit_first[d]));
+    rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
     for (uint d = lid; d < RADIX; d += WG) {
-        const uint count = digit_end[d] - digit_first[d];
         __global uint *mine = tiles + (ulong)t * RADIX + d;
         uint before = 0;
-        if (t == 0) {
-            atomic_xchg(mine, STATUS_INCLUSIVE | count);
-        } else {
-            atomic_xchg(mine, STATUS_AGGREGATE | count);
-            for (uint u = t - 1;; u--) {
-                uint s;
-                do
-                    s = atomic_or(&tiles[(ulong)u * RADIX + d], 0u);
-                while (!(s & (STATUS_AGGREGATE | STATUS_INCLUSIVE)));
-                before += s & STATUS_COUNT;
-                if (s & STATUS_INCLUSIVE)
+        if (t > 0) {
+            /* Tiles u - 1, u - 2, ... are still to add. LOOKBACK of them are
+             * read at once, so that their loads are in flight together; the
+             * walk stops at the first that holds an inclusive count (tile 0
+             * always does) and waits at one that holds nothing yet. */
+            uint u = t;
+            for (;;) {
+                uint seen[LOOKBACK];
+                for (uint w = 0; w < LOOKBACK; w++)
+                    seen[w] = w < u ? STATUS_LOAD(&tiles[(ulong)(u - 1 - w) * RADIX + d]) : 0;
+                uint w = 0, found = 0;
+                for (; w < LOOKBACK && w < u && !found; w++) {
+                    if (!(seen[w] & (STATUS_AGGREGATE | STATUS_INCLUSIVE)))
+                        break;
+                    before += seen[w] & STATUS_COUNT;
+                    found = seen[w] & STATUS_INCLUSIVE;
+                }
+                if (found)
                     break;
+                u -= w;
             }
-            atomic_xchg(mine, STATUS_INCLUSIVE | (before + count));
+            STATUS_STORE(mine, STATUS_INCLUSIVE | (before + digit_end[d] - digit_first[d]));
         }
         place[d] = bases[d] + before - digit_first[d];
     }
