@@ -51,7 +51,6 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #endif
 
 #define RADIX 256
-#define NIBBLES 16
 /* Keys a work-item loads together before counting them (histogram kernels). */
 #define BATCH (ITEMS < 8 ? ITEMS : 8)
 /* Where a tile of one-sweep status words says what it holds (the count below). */
@@ -114,8 +113,9 @@ inline __global value_t *pick_values(uint which, __global value_t *in, __global 
 
 
 /* Exclusive scan of one count per work-item, in work-item order: Hillis-Steele
- * with two buffers (buf: 2 * WG slots), so each step needs one barrier. */
-inline uint tile_exclusive_scan(uint x, __local uint *buf)
+ * with two buffers (buf: 2 * WG slots), so each step needs one barrier. The sum
+ * of all goes to *total. */
+inline uint tile_exclusive_scan(uint x, __local uint *buf, uint *total)
 {
     const uint lid = get_local_id(0);
     __local uint *from = buf, *to = buf + WG;
@@ -128,6 +128,7 @@ inline uint tile_exclusive_scan(uint x, __local uint *buf)
         from = to;
         to = swap;
     }
+    *total = from[WG - 1];
     return from[lid] - x;
 }
 DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
@@ -269,7 +270,7 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
 #define TILE_LOCALS                                                                 \
     __local key_t keys_l[PADDED_TILE];                                              \
     IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
-    __local uint hist[PAD(NIBBLES * WG)]; /* [nibble][work-item], padded */          \
+    __local uint hist[PAD(8 * WG)]; /* [part pair][work-item], padded */            \
     __local uint sums[2 * WG];                                                      \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
@@ -316,7 +317,8 @@ inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_
     uint run = 0;
     for (uint d = first; d < last; d++)
         run += digit_end[d];
-    uint at = tile_exclusive_scan(run, sums);
+    uint total;
+    uint at = tile_exclusive_scan(run, sums, &total);
     for (uint d = first; d < last; d++) {
         digit_first[d] = at;
         at += digit_end[d];
@@ -361,22 +363,26 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
                 high += p < 8 ? 0 : one;
             }
         }
-        for (uint p = 0; p < 8; p++) {
-            hist[PAD(p * WG + lid)] = (uint)(low >> (8 * p)) & 255u;
-            hist[PAD((p + 8) * WG + lid)] = (uint)(high >> (8 * p)) & 255u;
-        }
+        /* Two counts a word, so that the scan moves half as many: row q holds
+         * part q in its low 16 bits and part q + 8 in its high ones (a tile
+         * holds at most 32768 keys, so no half overflows). */
+        for (uint q = 0; q < 8; q++)
+            hist[PAD(q * WG + lid)] =
+                ((uint)(low >> (8 * q)) & 255u) | (((uint)(high >> (8 * q)) & 255u) << 16);
         barrier(CLK_LOCAL_MEM_FENCE);
 
         uint run = 0;
-        for (uint r = 0; r < NIBBLES; r++)
-            run += hist[PAD(lid * NIBBLES + r)];
-        uint at = tile_exclusive_scan(run, sums);
-        for (uint r = 0; r < NIBBLES; r++) {
-            const uint e = PAD(lid * NIBBLES + r);
+        for (uint r = 0; r < 8; r++)
+            run += hist[PAD(lid * 8 + r)];
+        uint total;
+        uint at = tile_exclusive_scan(run, sums, &total);
+        for (uint r = 0; r < 8; r++) {
+            const uint e = PAD(lid * 8 + r);
             const uint c = hist[e];
             hist[e] = at;
             at += c;
         }
+        const uint below_eight = total & 0xffffu; /* keys whose part is below 8 */
         barrier(CLK_LOCAL_MEM_FENCE);
 
         /* A key's place: where its part begins for this work-item, plus the
@@ -390,7 +396,8 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
                 const ulong one = 1ul << field;
                 low += p < 8 ? one : 0;
                 high += p < 8 ? 0 : one;
-                const uint to = hist[PAD(p * WG + lid)] + earlier;
+                const uint word = hist[PAD((p & 7u) * WG + lid)];
+                const uint to = (p < 8 ? word & 0xffffu : (word >> 16) + below_eight) + earlier;
                 keys_l[PAD(to)] = my_keys[k];
                 IF_VALUES(vals_l[PAD(to)] = my_vals[k];)
             }

@@ -286,6 +286,10 @@ typedef struct {
  * event of the launch goes to *event when event is not NULL. */
 clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
                             const clprim_arg *args, size_t nargs, cl_event *event);
+/* The same with work-groups of `local` work-items, for kernels built for a
+ * shape of their own (the radix sort's). */
+clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
+                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event);
 
 /* Device time of the calls made between begin and end, from the first kernel's
  * start to the last one's end (waits for them). For benchmarks. */

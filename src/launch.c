@@ -4,12 +4,17 @@
 clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
                             const clprim_arg *args, size_t nargs, cl_event *event)
 {
+    return clprim_launch_shaped(ctx, kernel, what, groups, ctx->tuning.work_group_size, args, nargs, event);
+}
+
+clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
+                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event)
+{
     for (size_t i = 0; i < nargs; i++) {
         cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
         if (err != CL_SUCCESS)
             return clprim_fail_cl(ctx, err, "%s: setting argument %zu", what, i);
     }
-    size_t local = ctx->tuning.work_group_size;
     size_t global = groups * local;
     cl_event kept = NULL;
     int keep = ctx->profiling && ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
