@@ -181,6 +181,8 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  * "wg=64,items=4,groups=8", overrides the table when a context is created.
  *   work_group_size   work-items per work-group (a power of two)
  *   items_per_thread  consecutive elements each work-item handles per tile
+ *                     (the radix sort ranks twice as many, as far as its
+ *                     tile fits in local memory)
  *   groups            work-groups in the first pass (partials per level)
  *   form              how the radix sort runs a pass ("form=multi-pass" or
  *                     "form=one-sweep"). The one-sweep form reads the keys once
