@@ -584,10 +584,11 @@ typedef struct {
  * and device.
  *
  * 8 bits of the range a pass, so at most 4 passes for 32-bit keys and 8 for
- * 64-bit ones; a pass whose digit is the same in every key is skipped. Up to
- * n = 2^32 - 1 keys, and beyond where the device holds them. The context's
- * scratch holds a copy of the keys (and values), the digit counts and, on
- * devices that run the one-sweep form (clprim_tuning.form), its per-tile status. */
+ * 64-bit ones; a pass whose digit is the same in every key is skipped. n is
+ * bounded only by the device's memory. The context's scratch holds a copy of
+ * the keys (and values), the digit counts and, in the one-sweep form
+ * (clprim_tuning.form), a status word per digit per tile of up to 2^28 keys.
+ * The call enqueues its work and returns; nothing is read back to the host. */
 CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
                                           cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
                                           size_t keys_out_offset, size_t n, cl_uint num_events_in_wait_list,
