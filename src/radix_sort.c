@@ -70,7 +70,7 @@ typedef struct {
     size_t tile, portion_keys, portions, tiles_per_portion;
     size_t hist_groups_per_portion; /* radix_histogram's grid */
     cl_ulong hist_chunk;
-    clprim_split split; /* multi-pass: one chunk a work-group */
+    clprim_split split; /* multi-pass and the final copy: one chunk a work-group */
     /* Scratch, in bytes from the sort's part. */
     size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes, total;
 } sort_plan;
@@ -134,8 +134,8 @@ static int plain_status_words(const clprim_context *ctx)
     return (ctx->device_type & CL_DEVICE_TYPE_GPU) && strstr(ctx->device_vendor, "NVIDIA");
 }
 
-static void options_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t,
-                        char *options, size_t size)
+static void options_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t, char *options,
+                        size_t size)
 {
     snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu%s", key_define(spec->key_type),
              spec->value_bytes, t->work_group_size, t->items_per_thread,
@@ -163,21 +163,44 @@ typedef struct {
     cl_int values_are_indices;
 } route_buffers;
 
-#define ROUTE_ARGS(r)                                                                                          \
-    CLPRIM_ARG((r).keys[0].buf), CLPRIM_ARG((r).keys[0].offset), CLPRIM_ARG((r).keys[1].buf),                  \
+#define ROUTE_ARGS(r)                                                                                                  \
+    CLPRIM_ARG((r).keys[0].buf), CLPRIM_ARG((r).keys[0].offset), CLPRIM_ARG((r).keys[1].buf),                          \
         CLPRIM_ARG((r).keys[1].offset), CLPRIM_ARG((r).keys[2].buf), CLPRIM_ARG((r).keys[2].offset)
-#define VALUE_ARGS(r)                                                                                          \
-    CLPRIM_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_ARG((r).values[1].buf),            \
-        CLPRIM_ARG((r).values[1].offset), CLPRIM_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),     \
+#define VALUE_ARGS(r)                                                                                                  \
+    CLPRIM_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_ARG((r).values[1].buf),                    \
+        CLPRIM_ARG((r).values[1].offset), CLPRIM_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),             \
         CLPRIM_ARG((r).values_are_indices)
 #define NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
 static clprim_status fill_zero(clprim_context *ctx, cl_mem scratch, size_t offset, size_t bytes, const char *what)
 {
     const cl_uint zero = 0;
-    cl_int err = clEnqueueFillBuffer(ctx->queue, scratch, &zero, sizeof zero, offset, (bytes + 3) / 4 * 4, 0, NULL,
-                                     NULL);
+    cl_int err =
+        clEnqueueFillBuffer(ctx->queue, scratch, &zero, sizeof zero, offset, (bytes + 3) / 4 * 4, 0, NULL, NULL);
     return err == CL_SUCCESS ? CLPRIM_SUCCESS : clprim_fail_cl(ctx, err, "radix sort: clearing %s", what);
+}
+
+/* Which bits a pass sorts on, and where its route word is. */
+typedef struct {
+    cl_ulong route_index;
+    cl_uint shift, mask;
+} pass_digit;
+
+static pass_digit digit_of_pass(const sort_plan *p, const clprim_sort_spec *spec, size_t at, cl_uint pass)
+{
+    pass_digit d;
+    d.route_index = (at + p->route) / 4 + pass;
+    d.shift = spec->begin_bit + RADIX_BITS * pass;
+    const cl_uint width = spec->end_bit - d.shift < RADIX_BITS ? spec->end_bit - d.shift : RADIX_BITS;
+    d.mask = (1u << width) - 1;
+    return d;
+}
+
+/* Every kernel of the sort runs at the sort's own work-group size. */
+static clprim_status launch(clprim_context *ctx, const sort_plan *p, cl_kernel kernel, const char *what, size_t groups,
+                            const clprim_arg *args, size_t nargs, cl_event *event)
+{
+    return clprim_launch_shaped(ctx, kernel, what, groups, p->tuning.work_group_size, args, nargs, event);
 }
 
 /* The passes of the multi-pass form: count, scan of the counts, scatter. */
@@ -192,27 +215,22 @@ static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const c
     const size_t ncounts = RADIX * p->split.groups;
     const cl_uint descending = spec->descending != 0;
     for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
-        const cl_ulong route_index = (at + p->route) / 4 + pass;
-        const cl_uint shift = spec->begin_bit + RADIX_BITS * pass;
-        const cl_uint width = spec->end_bit - shift < RADIX_BITS ? spec->end_bit - shift : RADIX_BITS;
-        const cl_uint mask = (1u << width) - 1;
-        const clprim_arg count_args[] = {CLPRIM_ARG(scratch),       CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
-                                         CLPRIM_ARG(count_n),       CLPRIM_ARG(p->split.chunk),
-                                         CLPRIM_ARG(shift),         CLPRIM_ARG(mask),
-                                         CLPRIM_ARG(descending),    CLPRIM_ARG(scratch),
+        const pass_digit d = digit_of_pass(p, spec, at, pass);
+        const clprim_arg count_args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index),  ROUTE_ARGS(*r),
+                                         CLPRIM_ARG(count_n),   CLPRIM_ARG(p->split.chunk), CLPRIM_ARG(d.shift),
+                                         CLPRIM_ARG(d.mask),    CLPRIM_ARG(descending),     CLPRIM_ARG(scratch),
                                          CLPRIM_ARG(counts_off)};
-        s = clprim_launch_shaped(ctx, count, "radix sort (radix_count)", p->split.groups, p->tuning.work_group_size, count_args, NARGS(count_args),
-                          NULL);
+        s = launch(ctx, p, count, "radix sort (radix_count)", p->split.groups, count_args, NARGS(count_args), NULL);
         if (s == CLPRIM_SUCCESS)
-            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 1, scratch, counts_off,
-                                   scratch, counts_off, ncounts, scratch, at + p->scan, NULL);
-        const clprim_arg scatter_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
-                                           VALUE_ARGS(*r),      CLPRIM_ARG(count_n),     CLPRIM_ARG(p->split.chunk),
-                                           CLPRIM_ARG(shift),   CLPRIM_ARG(mask),        CLPRIM_ARG(descending),
+            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 1, scratch, counts_off, scratch,
+                                   counts_off, ncounts, scratch, at + p->scan, NULL);
+        const clprim_arg scatter_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
+                                           VALUE_ARGS(*r),      CLPRIM_ARG(count_n),       CLPRIM_ARG(p->split.chunk),
+                                           CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
                                            CLPRIM_ARG(scratch), CLPRIM_ARG(counts_off)};
         if (s == CLPRIM_SUCCESS)
-            s = clprim_launch_shaped(ctx, scatter, "radix sort (radix_scatter)", p->split.groups, p->tuning.work_group_size, scatter_args,
-                              NARGS(scatter_args), NULL);
+            s = launch(ctx, p, scatter, "radix sort (radix_scatter)", p->split.groups, scatter_args,
+                       NARGS(scatter_args), NULL);
     }
     return s;
 }
@@ -227,23 +245,20 @@ static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const cl
     const cl_ulong count_n = n, status_off = (at + p->status) / 4;
     const cl_uint descending = spec->descending != 0;
     for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
-        const cl_ulong route_index = (at + p->route) / 4 + pass;
-        const cl_uint shift = spec->begin_bit + RADIX_BITS * pass;
-        const cl_uint width = spec->end_bit - shift < RADIX_BITS ? spec->end_bit - shift : RADIX_BITS;
-        const cl_uint mask = (1u << width) - 1;
+        const pass_digit d = digit_of_pass(p, spec, at, pass);
         for (size_t q = 0; q < p->portions && s == CLPRIM_SUCCESS; q++) {
             const cl_ulong begin = (cl_ulong)q * p->portion_keys;
             const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
             const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
             s = fill_zero(ctx, scratch, at + p->status, p->status_bytes, "the one-sweep status");
-            const clprim_arg args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(route_index), ROUTE_ARGS(*r),
-                                       VALUE_ARGS(*r),       CLPRIM_ARG(count_n),     CLPRIM_ARG(begin),
-                                       CLPRIM_ARG(shift),    CLPRIM_ARG(mask),        CLPRIM_ARG(descending),
-                                       CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off),   CLPRIM_ARG(scratch),
+            const clprim_arg args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
+                                       VALUE_ARGS(*r),        CLPRIM_ARG(count_n),       CLPRIM_ARG(begin),
+                                       CLPRIM_ARG(d.shift),   CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
+                                       CLPRIM_ARG(scratch),   CLPRIM_ARG(bases_off),     CLPRIM_ARG(scratch),
                                        CLPRIM_ARG(status_off)};
             if (s == CLPRIM_SUCCESS)
-                s = clprim_launch_shaped(ctx, sweep, "radix sort (radix_one_sweep)", (keys + p->tile - 1) / p->tile, p->tuning.work_group_size, args,
-                                  NARGS(args), NULL);
+                s = launch(ctx, p, sweep, "radix sort (radix_one_sweep)", (keys + p->tile - 1) / p->tile, args,
+                           NARGS(args), NULL);
         }
     }
     return s;
@@ -252,16 +267,16 @@ static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const cl
 clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
-                                       cl_ulong values_out_offset, size_t n, cl_mem scratch,
-                                       size_t scratch_offset, cl_event *event)
+                                       cl_ulong values_out_offset, size_t n, cl_mem scratch, size_t scratch_offset,
+                                       cl_event *event)
 {
     const sort_plan p = plan_sort(ctx, spec, n);
     if (!p.fits)
         return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
                            "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with "
                            "one item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                           p.tuning.work_group_size, (unsigned long long)local_bytes(&p.tuning, spec),
-                           ctx->device_name, (unsigned long long)ctx->local_mem_size);
+                           p.tuning.work_group_size, (unsigned long long)local_bytes(&p.tuning, spec), ctx->device_name,
+                           (unsigned long long)ctx->local_mem_size);
     char options[256];
     options_for(ctx, spec, &p.tuning, options, sizeof options);
     cl_kernel histogram, plan, copy_out;
@@ -276,8 +291,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
     const size_t at = scratch_offset;
     const int with_values = values_out != NULL;
     const cl_int keys_in_place = keys_in == keys_out && keys_in_offset == keys_out_offset;
-    const cl_int values_in_place =
-        with_values && values_in == values_out && values_in_offset == values_out_offset;
+    const cl_int values_in_place = with_values && values_in == values_out && values_in_offset == values_out_offset;
     /* Without values the value places are never read: any buffer fills them. */
     route_buffers r = {
         .keys = {{keys_in, keys_in_offset}, {keys_out, keys_out_offset}, {scratch, (at + p.tmp_keys) / p.key_bytes}},
@@ -297,32 +311,43 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
     s = fill_zero(ctx, scratch, at + p.hist, p.passes * p.portions * RADIX * 4, "the digit counts");
-    const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),   CLPRIM_ARG(keys_in_offset),   CLPRIM_ARG(count_n),
-                                    CLPRIM_ARG(portion_keys), CLPRIM_ARG(groups_per_portion), CLPRIM_ARG(p.hist_chunk),
-                                    CLPRIM_ARG(passes),    CLPRIM_ARG(begin_bit),        CLPRIM_ARG(end_bit),
-                                    CLPRIM_ARG(descending), CLPRIM_ARG(scratch),         CLPRIM_ARG(hist_off)};
+    const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),
+                                    CLPRIM_ARG(keys_in_offset),
+                                    CLPRIM_ARG(count_n),
+                                    CLPRIM_ARG(portion_keys),
+                                    CLPRIM_ARG(groups_per_portion),
+                                    CLPRIM_ARG(p.hist_chunk),
+                                    CLPRIM_ARG(passes),
+                                    CLPRIM_ARG(begin_bit),
+                                    CLPRIM_ARG(end_bit),
+                                    CLPRIM_ARG(descending),
+                                    CLPRIM_ARG(scratch),
+                                    CLPRIM_ARG(hist_off)};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_launch_shaped(ctx, histogram, "radix sort (radix_histogram)", p.portions * p.hist_groups_per_portion, p.tuning.work_group_size,
-                          hist_args, NARGS(hist_args), NULL);
-    const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off),  CLPRIM_ARG(count_n),
-                                    CLPRIM_ARG(portions), CLPRIM_ARG(passes),    CLPRIM_ARG(in_place),
-                                    CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),
-                                    CLPRIM_ARG(route_off)};
+        s = launch(ctx, &p, histogram, "radix sort (radix_histogram)", p.portions * p.hist_groups_per_portion,
+                   hist_args, NARGS(hist_args), NULL);
+    const clprim_arg plan_args[] = {
+        CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off), CLPRIM_ARG(count_n),   CLPRIM_ARG(portions), CLPRIM_ARG(passes),
+        CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),  CLPRIM_ARG(route_off)};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_launch_shaped(ctx, plan, "radix sort (radix_plan)", 1, p.tuning.work_group_size, plan_args, NARGS(plan_args), NULL);
+        s = launch(ctx, &p, plan, "radix sort (radix_plan)", 1, plan_args, NARGS(plan_args), NULL);
 
     if (s == CLPRIM_SUCCESS)
         s = (ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP ? one_sweep : multi_pass)(ctx, &p, spec, options, &r, scratch,
-                                                                                  at, n);
+                                                                                 at, n);
 
     const cl_ulong final_route = route_off + p.passes;
-    const clprim_split copy_split = clprim_split_range(&p.tuning, n);
-    const clprim_arg copy_args[] = {CLPRIM_ARG(scratch),          CLPRIM_ARG(final_route), ROUTE_ARGS(r),
-                                    VALUE_ARGS(r),                CLPRIM_ARG(count_n),     CLPRIM_ARG(copy_split.chunk),
-                                    CLPRIM_ARG(keys_in_place),    CLPRIM_ARG(values_in_place)};
+    const clprim_arg copy_args[] = {CLPRIM_ARG(scratch),
+                                    CLPRIM_ARG(final_route),
+                                    ROUTE_ARGS(r),
+                                    VALUE_ARGS(r),
+                                    CLPRIM_ARG(count_n),
+                                    CLPRIM_ARG(p.split.chunk),
+                                    CLPRIM_ARG(keys_in_place),
+                                    CLPRIM_ARG(values_in_place)};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_launch_shaped(ctx, copy_out, "radix sort (radix_copy_out)", copy_split.groups, p.tuning.work_group_size, copy_args,
-                          NARGS(copy_args), event);
+        s = launch(ctx, &p, copy_out, "radix sort (radix_copy_out)", p.split.groups, copy_args, NARGS(copy_args),
+                   event);
     return s;
 }
 
@@ -330,8 +355,8 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
 
 static int is_sort_key(clprim_type t)
 {
-    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT || t == CLPRIM_INT64 ||
-           t == CLPRIM_UINT64 || t == CLPRIM_DOUBLE;
+    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT || t == CLPRIM_INT64 || t == CLPRIM_UINT64 ||
+           t == CLPRIM_DOUBLE;
 }
 
 /* The key type and the order, resolved into *spec. */
@@ -362,11 +387,10 @@ static clprim_status check_value_type(clprim_context *ctx, const char *fn, clpri
 {
     const clprim_type_info *info = clprim_type_info_of(value_type);
     if (!info)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: value_type %d is not a clprim_type", fn,
-                           (int)value_type);
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: value_type %d is not a clprim_type", fn, (int)value_type);
     if (info->size != 4 && info->size != 8)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values are of 4 or 8 bytes; %s has %zu", fn,
-                           info->label, info->size);
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values are of 4 or 8 bytes; %s has %zu", fn, info->label,
+                           info->size);
     if (indices && value_type != CLPRIM_UINT32 && value_type != CLPRIM_UINT64)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                            "%s: values_in is NULL, so the values are the indices: value_type must be uint32 or "
@@ -381,11 +405,11 @@ static clprim_status check_value_type(clprim_context *ctx, const char *fn, clpri
     return CLPRIM_SUCCESS;
 }
 
-static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
-                          clprim_type value_type, const clprim_sort_order *order, cl_mem keys_in,
-                          size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
-                          size_t values_in_offset, cl_mem values_out, size_t values_out_offset, size_t n,
-                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs, clprim_type value_type,
+                          const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
+                          size_t keys_out_offset, cl_mem values_in, size_t values_in_offset, cl_mem values_out,
+                          size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
 {
     clprim_sort_spec spec = {0};
     CLPRIM_ENTER(s, ctx, fn);
@@ -396,8 +420,8 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
     const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;
     clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out,
-                                 keys_out_offset, n, kb, &keys_read, &keys_written);
+        s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out, keys_out_offset,
+                                 n, kb, &keys_read, &keys_written);
     if (pairs) {
         if (s == CLPRIM_SUCCESS && values_in)
             s = clprim_check_src_dst(ctx, fn, "values_in", &values_in, &values_in_offset, "values_out", values_out,
@@ -432,21 +456,20 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
 }
 
 clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
-                               cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
-                               size_t n, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                               cl_event *event)
+                               cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, size_t n,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     return sort(ctx, "clprim_sort_keys", key_type, 0, CLPRIM_UINT32, order, keys_in, keys_in_offset, keys_out,
                 keys_out_offset, NULL, 0, NULL, 0, n, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
-                                const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset,
-                                cl_mem keys_out, size_t keys_out_offset, cl_mem values_in, size_t values_in_offset,
-                                cl_mem values_out, size_t values_out_offset, size_t n,
-                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+                                const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
+                                size_t keys_out_offset, cl_mem values_in, size_t values_in_offset, cl_mem values_out,
+                                size_t values_out_offset, size_t n, cl_uint num_events_in_wait_list,
+                                const cl_event *event_wait_list, cl_event *event)
 {
     return sort(ctx, "clprim_sort_pairs", key_type, 1, value_type, order, keys_in, keys_in_offset, keys_out,
-                keys_out_offset, values_in, values_in_offset, values_out, values_out_offset, n,
-                num_events_in_wait_list, event_wait_list, event);
+                keys_out_offset, values_in, values_in_offset, values_out, values_out_offset, n, num_events_in_wait_list,
+                event_wait_list, event);
 }
