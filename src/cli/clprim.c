@@ -43,6 +43,11 @@ clprim_context *cli_open(const char *device)
     return ctx;
 }
 
+const char *cli_form_name(clprim_form form)
+{
+    return form == CLPRIM_FORM_ONE_SWEEP ? "one-sweep" : form == CLPRIM_FORM_MULTI_PASS ? "multi-pass" : "default";
+}
+
 double cli_now(void)
 {
     struct timespec t;

@@ -331,9 +331,10 @@ int cmd_bench(int argc, char **argv)
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_NAME, sizeof device, device, NULL);
     clGetDeviceInfo(clprim_device(ctx), CL_DRIVER_VERSION, sizeof driver, driver, NULL);
     clprim_tuning tuning = clprim_get_tuning(ctx);
-    printf("libclprim %s bench on %s (driver %s); tuning wg=%zu items=%zu groups=%zu; median of %ld runs\n",
+    printf("libclprim %s bench on %s (driver %s); tuning wg=%zu items=%zu groups=%zu form=%s; "
+           "median of %ld runs\n",
            CLPRIM_VERSION_STRING, device, driver, tuning.work_group_size, tuning.items_per_thread, tuning.groups,
-           o.runs);
+           cli_form_name(tuning.form), o.runs);
     printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n\n");
     printf("%-16s %-7s %11s %11s %9s %8s %11s  %s\n", "primitive", "type", "n", "median ms", "GB/s",
            "ratio", "vs C loop", "check");

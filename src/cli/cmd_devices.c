@@ -66,8 +66,8 @@ int cmd_devices(int argc, char **argv)
     if (ctx) {
         clprim_tuning t = clprim_get_tuning(ctx);
         printf("\n* libclprim's default device; tuning there: work-group %zu, %zu items per work-item, "
-               "%zu groups.\n",
-               t.work_group_size, t.items_per_thread, t.groups);
+               "%zu groups; radix sort form %s.\n",
+               t.work_group_size, t.items_per_thread, t.groups, cli_form_name(t.form));
     } else {
         printf("\nlibclprim picks no device: %s\n", clprim_last_error(NULL));
     }

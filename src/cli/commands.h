@@ -18,6 +18,9 @@ int cmd_cache(int argc, char **argv);
  * Prints the failure and returns NULL. */
 clprim_context *cli_open(const char *device);
 
+/* The radix sort's form as $CLPRIM_TUNING spells it: "multi-pass", "one-sweep". */
+const char *cli_form_name(clprim_form form);
+
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 

@@ -372,72 +372,128 @@ static void threshold_cpu(workload *w)
 static const workload_kind threshold_planar = {"threshold", threshold_prepare, threshold_run, threshold_cpu,
                                                whole_output_check, in_and_out_bytes, float_only};
 
-/* ---- Radix sort of (key, index) pairs ---- */
+/* ---- Radix sort: keys alone, and (key, uint32 value) pairs ----
+ * The input buffer holds the keys, then for pairs the values: the bench's copy
+ * baseline copies exactly the keys (and values) once, and the fewest bytes
+ * moved are those read once and written once. */
 
+/* Every key type the sort takes: the 32- and 64-bit ones. */
 static int sortable(clprim_type t)
 {
-    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT;
+    return type_size(t) == 4 || type_size(t) == 8;
 }
 
-/* Random 32-bit keys: for floats every bit pattern, NaNs and infinities too,
- * which the sort puts in its documented total order. */
-static int sort_prepare(workload *w)
+static uint64_t sort_key_at(const void *keys, size_t size, size_t i)
 {
-    uint32_t *keys = w->in;
+    return size == 4 ? ((const uint32_t *)keys)[i] : ((const uint64_t *)keys)[i];
+}
+
+static void sort_key_put(void *keys, size_t size, size_t i, uint64_t k)
+{
+    if (size == 4)
+        ((uint32_t *)keys)[i] = (uint32_t)k;
+    else
+        ((uint64_t *)keys)[i] = k;
+}
+
+static uint32_t *sort_values(void *data, const workload *w)
+{
+    return (uint32_t *)((unsigned char *)data + w->n * w->elem);
+}
+
+/* Random keys of every bit pattern (for floats and doubles NaNs and infinities
+ * too, which the sort puts in its documented total order); random values. */
+static int sort_prepare(workload *w, int pairs)
+{
+    size_t bytes = w->n * (w->elem + (pairs ? sizeof(uint32_t) : 0));
+    unsigned char *data = malloc(bytes ? bytes : 1);
+    if (!data)
+        return 0;
+    free(w->in);
+    w->in = data;
+    w->in_bytes = bytes;
     uint64_t state = 0xD1B54A32D192ED03ull;
-    for (size_t i = 0; i < w->n; i++)
-        keys[i] = (uint32_t)(next_random(&state) >> 32);
-    w->scratch = malloc(2 * w->in_bytes);
-    return w->scratch && upload(w) && device_output(w, 2 * w->in_bytes);
+    for (size_t i = 0; i < w->n; i++) {
+        uint64_t r = next_random(&state);
+        sort_key_put(data, w->elem, i, w->elem == 4 ? r >> 32 : r);
+    }
+    for (size_t i = 0; pairs && i < w->n; i++)
+        sort_values(data, w)[i] = (uint32_t)(next_random(&state) >> 32);
+    /* The C loop's keys as 64-bit words and its values, twice (LSD ping-pong). */
+    w->scratch = calloc(w->n ? w->n : 1, 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    return w->scratch && upload(w) && device_output(w, bytes);
 }
 
-/* Sorted keys, then the permutation (values_in NULL: the indices), in one buffer. */
-static clprim_status sort_run(workload *w)
+static int sort_keys_prepare(workload *w) { return sort_prepare(w, 0); }
+static int sort_pairs_prepare(workload *w) { return sort_prepare(w, 1); }
+
+static clprim_status sort_keys_run(workload *w)
 {
-    return clprim_sort_pairs(w->ctx, w->type, CLPRIM_UINT32, NULL, w->in_buf, 0, w->out_buf, 0, NULL, 0, w->out_buf, w->n, w->n, 0, NULL, NULL);
+    return clprim_sort_keys(w->ctx, w->type, NULL, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
 }
 
-/* The key's bits made order-preserving, as clprim.h describes for each type. */
-static uint32_t sort_bits(clprim_type t, uint32_t k)
+/* Keys then values in each buffer; value offsets count uint32 values. */
+static clprim_status sort_pairs_run(workload *w)
 {
-    if (t == CLPRIM_UINT32)
+    size_t values_at = w->n * w->elem / sizeof(uint32_t);
+    return clprim_sort_pairs(w->ctx, w->type, CLPRIM_UINT32, NULL, w->in_buf, 0, w->out_buf, 0, w->in_buf,
+                             values_at, w->out_buf, values_at, w->n, 0, NULL, NULL);
+}
+
+/* The key's ordered form of `width` bits, as clprim.h defines it. */
+static uint64_t sort_ordered(clprim_type t, uint64_t k, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
+    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
         return k;
-    if (t == CLPRIM_FLOAT && (k & 0x80000000u))
-        return ~k;
-    return k ^ 0x80000000u;
+    if (is_floating(t) && (k & sign))
+        return ~k & all;
+    return k ^ sign;
 }
 
-/* LSD radix sort, 8 bits a pass: four stable counting sorts, back in expect. */
-static void sort_cpu(workload *w)
+/* LSD radix sort, 8 bits a pass over the key's width (4 passes for 32-bit keys,
+ * 8 for 64-bit): stable counting sorts of the keys, and of the values with
+ * them; the result goes to expect laid out as the device writes it. */
+static void sort_cpu(workload *w, int pairs)
 {
-    uint32_t *keys = w->expect, *values = keys + w->n, *tmp_keys = w->scratch, *tmp_values = tmp_keys + w->n;
-    memcpy(keys, w->in, w->in_bytes);
-    for (size_t i = 0; i < w->n; i++)
-        values[i] = (uint32_t)i;
-    for (unsigned shift = 0; shift < 32; shift += 8) {
+    const size_t n = w->n;
+    const unsigned width = 8 * (unsigned)w->elem;
+    uint64_t *keys = w->scratch, *tmp_keys = keys + n;
+    uint32_t *values = (uint32_t *)(tmp_keys + n), *tmp_values = values + n;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = sort_key_at(w->in, w->elem, i);
+    if (pairs)
+        memcpy(values, sort_values(w->in, w), n * sizeof *values);
+    for (unsigned shift = 0; shift < width; shift += 8) {
         size_t start[257] = {0};
-        for (size_t i = 0; i < w->n; i++)
-            start[((sort_bits(w->type, keys[i]) >> shift) & 255) + 1]++;
+        for (size_t i = 0; i < n; i++)
+            start[((sort_ordered(w->type, keys[i], width) >> shift) & 255) + 1]++;
         for (size_t d = 0; d < 256; d++)
             start[d + 1] += start[d];
-        for (size_t i = 0; i < w->n; i++) {
-            size_t to = start[(sort_bits(w->type, keys[i]) >> shift) & 255]++;
+        for (size_t i = 0; i < n; i++) {
+            size_t to = start[(sort_ordered(w->type, keys[i], width) >> shift) & 255]++;
             tmp_keys[to] = keys[i];
-            tmp_values[to] = values[i];
+            if (pairs)
+                tmp_values[to] = values[i];
         }
-        uint32_t *swap = keys;
-        keys = tmp_keys, tmp_keys = swap;
-        swap = values, values = tmp_values, tmp_values = swap;
+        uint64_t *swap_keys = keys;
+        keys = tmp_keys, tmp_keys = swap_keys;
+        uint32_t *swap_values = values;
+        values = tmp_values, tmp_values = swap_values;
     }
+    for (size_t i = 0; i < n; i++)
+        sort_key_put(w->expect, w->elem, i, keys[i]);
+    if (pairs)
+        memcpy(sort_values(w->expect, w), values, n * sizeof *values);
 }
 
-static double sort_bytes(const workload *w)
-{
-    return 3.0 * (double)w->in_bytes; /* keys in, keys and indices out */
-}
+static void sort_keys_cpu(workload *w) { sort_cpu(w, 0); }
+static void sort_pairs_cpu(workload *w) { sort_cpu(w, 1); }
 
-static const workload_kind sort_pairs = {"sort-pairs", sort_prepare, sort_run, sort_cpu, whole_output_check,
-                                         sort_bytes, sortable};
+static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_keys_run, sort_keys_cpu,
+                                        whole_output_check, in_and_out_bytes, sortable};
+static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
+                                         whole_output_check, in_and_out_bytes, sortable};
 
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
@@ -684,7 +740,8 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 /* ---- The tables ---- */
 
 const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &reduce_sum, &compact_half,
-                                               &histogram_256, &threshold_planar, &sort_pairs, &box_sort, NULL};
+                                               &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
+                                               &box_sort, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

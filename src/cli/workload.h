@@ -8,7 +8,8 @@
 typedef struct workload workload;
 
 /* The most host bytes a workload holds in one buffer for each element: the
- * threshold's three planes of floats. Sizes above SIZE_MAX / this are refused. */
+ * threshold's three planes of floats, a 64-bit sort key with its 32-bit value.
+ * Sizes above SIZE_MAX / this are refused. */
 #define WORKLOAD_MAX_BYTES_PER_ELEMENT 12
 
 typedef struct {
