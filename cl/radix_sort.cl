@@ -1,10 +1,9 @@
 /* Stable LSD radix sort, 8 bits of the key a pass, in two forms that give the
  * same bits (src/radix_sort.c chooses and enqueues them):
  *
- *   radix_histogram  once per sort: every pass's digit counts, per portion of
- *                    the keys (a portion is what one one-sweep launch covers);
- *   radix_plan       one work-group: where each digit's keys start in the
- *                    output, per pass and portion; which passes can be skipped
+ *   radix_histogram  once per sort: every pass's digit counts;
+ *   radix_plan       one work-group: where each digit's keys start in each
+ *                    pass's output; which passes can be skipped
  *                    (every key has the same digit); and the route, which
  *                    buffer each pass reads and writes, so that the last pass
  *                    lands in the output;
@@ -135,22 +134,17 @@ DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
 
 /* ---- Once per sort ---- */
 
-/* Digit counts of every pass: hist[(pass * portions + portion) * RADIX + digit].
- * Work-group g counts keys [g * chunk, ...) of portion g / groups_per_portion;
- * chunks never cross a portion's end. hist starts at zero (the host fills it). */
+/* Digit counts of every pass over all the keys: hist[pass * RADIX + digit].
+ * Work-group g counts keys [g * chunk, ...). hist starts at zero (the host
+ * fills it). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulong portion_keys,
-                     uint groups_per_portion, ulong chunk, uint passes, uint begin_bit, uint end_bit,
-                     uint descending, __global uint *hist, ulong hist_offset)
+void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulong chunk, uint passes,
+                     uint begin_bit, uint end_bit, uint descending, __global uint *hist, ulong hist_offset)
 {
     __local uint counts[8 * RADIX];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0);
-    const ulong portion = g / groups_per_portion;
-    const ulong portion_end = min(n, (portion + 1) * portion_keys);
-    const ulong begin = portion * portion_keys + (g % groups_per_portion) * chunk;
-    const ulong end = min(portion_end, begin + chunk);
-    const ulong portions = (n + portion_keys - 1) / portion_keys;
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
     keys += keys_offset;
     hist += hist_offset;
 
@@ -181,21 +175,18 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint e = lid; e < passes * RADIX; e += WG) {
-        const uint c = counts[e];
-        if (c) {
-            const uint p = e / RADIX, d = e % RADIX;
-            atomic_add(&hist[(p * portions + portion) * RADIX + d], c);
-        }
-    }
+    for (uint e = lid; e < passes * RADIX; e += WG)
+        if (counts[e])
+            atomic_add(&hist[e], counts[e]);
 }
 
-/* One work-group. From the counts: bases[(pass * portions + portion) * RADIX + d],
- * where the portion's first key of digit d goes in the pass's output; and
- * route[pass] for each pass, route[passes] saying where the keys are after the
- * last pass. A pass in which one digit holds every key moves nothing, so it is
- * skipped. in_place: some input is its output, so the first pass that runs must
- * not write the output. */
+/* One work-group. From the counts: bases[pass * portions * RADIX + d], where
+ * the first portion's first key of digit d goes in the pass's output (the
+ * one-sweep kernel carries them on from portion to portion); and route[pass]
+ * for each pass, route[passes] saying where the keys are after the last pass.
+ * A pass in which one digit holds every key moves nothing, so it is skipped.
+ * in_place: some input is its output, so the first pass that runs must not
+ * write the output. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint portions, uint passes,
                 uint in_place, __global ulong *bases, ulong bases_offset, __global uint *route,
@@ -212,22 +203,17 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
     route += route_offset;
 
     for (uint p = 0; p < passes; p++) {
-        __global const uint *h = hist + p * portions * RADIX;
+        __global const uint *h = hist + p * RADIX;
         ulong run = 0;
         for (uint d = first; d < last; d++)
-            for (uint q = 0; q < portions; q++)
-                run += h[q * RADIX + d];
+            run += h[d];
         ulong total;
         ulong at = wg_scan_places(run, sums, &total);
         uint all_in_one = 0;
         for (uint d = first; d < last; d++) {
-            ulong digit_total = 0;
-            for (uint q = 0; q < portions; q++) {
-                bases[(p * portions + q) * RADIX + d] = at;
-                at += h[q * RADIX + d];
-                digit_total += h[q * RADIX + d];
-            }
-            all_in_one |= digit_total == n;
+            bases[(ulong)p * portions * RADIX + d] = at;
+            at += h[d];
+            all_in_one |= h[d] == n;
         }
         /* At most one digit holds every key, so one work-item writes. */
         if (lid == 0)
@@ -558,8 +544,8 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
  * (counter first, then tiles x RADIX words) starts at zero. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n,
-                     ulong portion_begin, uint shift, uint mask, uint descending, __global const ulong *bases,
-                     ulong bases_offset, __global uint *status, ulong status_offset)
+                     ulong portion_begin, uint shift, uint mask, uint descending, __global ulong *bases,
+                     ulong bases_offset, uint next_portion, __global uint *status, ulong status_offset)
 {
     const uint r = routes[route_index];
     if (!(r & ROUTE_RUNS))
@@ -620,6 +606,11 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
             STATUS_STORE(mine, STATUS_INCLUSIVE | (before + digit_end[d] - digit_first[d]));
         }
         place[d] = bases[d] + before - digit_first[d];
+        /* The portion's last tile knows where the next portion's keys of
+         * each digit begin (this pass's input is not the histogram's order,
+         * so nothing earlier could). */
+        if (next_portion && t + 1 == get_num_groups(0))
+            bases[RADIX + d] = bases[d] + before + digit_end[d] - digit_first[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first, place);

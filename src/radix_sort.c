@@ -68,9 +68,7 @@ typedef struct {
     size_t key_bytes, value_bytes;
     unsigned passes;
     size_t tile, portion_keys, portions, tiles_per_portion;
-    size_t hist_groups_per_portion; /* radix_histogram's grid */
-    cl_ulong hist_chunk;
-    clprim_split split; /* multi-pass and the final copy: one chunk a work-group */
+    clprim_split split; /* histogram, multi-pass and the final copy: one chunk a work-group */
     /* Scratch, in bytes from the sort's part. */
     size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes, total;
 } sort_plan;
@@ -88,11 +86,6 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.portions = n ? (n + p.portion_keys - 1) / p.portion_keys : 1;
     const size_t tiles = (n + p.tile - 1) / p.tile;
     p.tiles_per_portion = tiles < p.portion_keys / p.tile ? tiles : p.portion_keys / p.tile;
-    p.hist_groups_per_portion = (p.tuning.groups + p.portions - 1) / p.portions;
-    const size_t portion_fill = n < p.portion_keys ? n : p.portion_keys; /* keys in the fullest portion */
-    p.hist_chunk = (portion_fill + p.hist_groups_per_portion - 1) / p.hist_groups_per_portion;
-    if (p.hist_chunk == 0)
-        p.hist_chunk = 1;
     p.split = clprim_split_range(&p.tuning, n);
 
     const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
@@ -100,7 +93,7 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.tmp_keys = 0;
     p.tmp_values = align_up(n * p.key_bytes);
     p.hist = p.tmp_values + align_up(n * p.value_bytes);
-    p.route = p.hist + align_up(p.passes * p.portions * RADIX * 4);
+    p.route = p.hist + align_up(p.passes * RADIX * 4);
     p.bases = p.route + align_up((MAX_PASSES + 1) * 4);
     p.counts = p.bases + align_up(p.passes * p.portions * RADIX * 8);
     p.scan = p.counts + (one_sweep ? 0 : align_up(counts * 8));
@@ -250,11 +243,13 @@ static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const cl
             const cl_ulong begin = (cl_ulong)q * p->portion_keys;
             const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
             const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
+            const cl_uint next_portion = q + 1 < p->portions;
             s = fill_zero(ctx, scratch, at + p->status, p->status_bytes, "the one-sweep status");
             const clprim_arg args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
                                        VALUE_ARGS(*r),        CLPRIM_ARG(count_n),       CLPRIM_ARG(begin),
                                        CLPRIM_ARG(d.shift),   CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
-                                       CLPRIM_ARG(scratch),   CLPRIM_ARG(bases_off),     CLPRIM_ARG(scratch),
+                                       CLPRIM_ARG(scratch),   CLPRIM_ARG(bases_off),     CLPRIM_ARG(next_portion),
+                                       CLPRIM_ARG(scratch),
                                        CLPRIM_ARG(status_off)};
             if (s == CLPRIM_SUCCESS)
                 s = launch(ctx, p, sweep, "radix sort (radix_one_sweep)", (keys + p->tile - 1) / p->tile, args,
@@ -305,18 +300,16 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
     }
 
     /* The histogram of every pass, then the plan. */
-    const cl_ulong count_n = n, portion_keys = p.portion_keys, hist_off = (at + p.hist) / 4;
+    const cl_ulong count_n = n, hist_off = (at + p.hist) / 4;
     const cl_ulong bases_off = (at + p.bases) / 8, route_off = (at + p.route) / 4;
-    const cl_uint groups_per_portion = (cl_uint)p.hist_groups_per_portion, passes = p.passes;
+    const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    s = fill_zero(ctx, scratch, at + p.hist, p.passes * p.portions * RADIX * 4, "the digit counts");
+    s = fill_zero(ctx, scratch, at + p.hist, p.passes * RADIX * 4, "the digit counts");
     const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),
                                     CLPRIM_ARG(keys_in_offset),
                                     CLPRIM_ARG(count_n),
-                                    CLPRIM_ARG(portion_keys),
-                                    CLPRIM_ARG(groups_per_portion),
-                                    CLPRIM_ARG(p.hist_chunk),
+                                    CLPRIM_ARG(p.split.chunk),
                                     CLPRIM_ARG(passes),
                                     CLPRIM_ARG(begin_bit),
                                     CLPRIM_ARG(end_bit),
@@ -324,7 +317,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
                                     CLPRIM_ARG(scratch),
                                     CLPRIM_ARG(hist_off)};
     if (s == CLPRIM_SUCCESS)
-        s = launch(ctx, &p, histogram, "radix sort (radix_histogram)", p.portions * p.hist_groups_per_portion,
+        s = launch(ctx, &p, histogram, "radix sort (radix_histogram)", p.split.groups,
                    hist_args, NARGS(hist_args), NULL);
     const clprim_arg plan_args[] = {
         CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off), CLPRIM_ARG(count_n),   CLPRIM_ARG(portions), CLPRIM_ARG(passes),
