@@ -18,7 +18,8 @@
  *                    Reads the keys once; needs every started work-group to
  *                    run to completion, as a tile waits for earlier ones;
  * and radix_copy_out, which copies to the output when the route ends
- * elsewhere (an odd number of passes in place, or every pass skipped).
+ * elsewhere (an odd number of passes in place, or every pass skipped);
+ * radix_clear zeroes the counts and the one-sweep status before they are used.
  *
  * A tile is ranked in local memory by two stable counting passes of 4 bits
  * each (an LSD sort inside the tile), with a 16-counter column per work-item,
@@ -133,6 +134,16 @@ inline uint tile_exclusive_scan(uint x, __local uint *buf, uint *total)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
 
 /* ---- Once per sort ---- */
+
+/* Zeroes words [offset, offset + count) (counts and status words; a kernel
+ * rather than clEnqueueFillBuffer, whose bytes oclgrind does not see as
+ * written). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_clear(__global uint *words, ulong offset, ulong count)
+{
+    for (ulong i = get_global_id(0); i < count; i += get_global_size(0))
+        words[offset + i] = 0;
+}
 
 /* Digit counts of every pass over all the keys: hist[pass * RADIX + digit].
  * Work-group g counts keys [g * chunk, ...). hist starts at zero (the host
@@ -451,11 +462,15 @@ void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ul
                  uint descending, __global ulong *counts, ulong counts_offset)
 {
     const uint r = routes[route_index];
-    if (!(r & ROUTE_RUNS))
-        return;
     __local uint hist[RADIX];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0), groups = get_num_groups(0);
+    if (!(r & ROUTE_RUNS)) {
+        /* A skipped pass still hands its scan defined counts. */
+        for (uint d = lid; d < RADIX; d += WG)
+            counts[counts_offset + d * groups + g] = 0;
+        return;
+    }
     const ulong begin = g * chunk, end = min(n, begin + chunk);
     __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
 

@@ -182,6 +182,10 @@ clprim_tuning clprim_default_tuning(const clprim_context *ctx);
 /* Fills zero fields from base and validates against the device; records a message. */
 clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *want,
                                     const clprim_tuning *base, clprim_tuning *out);
+/* 0 when the device's kernel compiler is known to abort on this shape (the
+ * table of driver defects in tuning.c), for drivers that derive a shape of
+ * their own. */
+int clprim_shape_compiles(const clprim_context *ctx, const clprim_tuning *t);
 /* Parses "wg=64,items=4,groups=8" over base. */
 clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const clprim_tuning *base,
                                   clprim_tuning *out);

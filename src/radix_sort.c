@@ -36,11 +36,12 @@ static cl_ulong local_bytes(const clprim_tuning *t, const clprim_sort_spec *spec
            RADIX * (4 + 4 + 8 + 8);
 }
 
-/* The sort's own shape: the context's tuning with twice its items_per_thread
- * (ranking a tile costs the same whatever its length, so longer tiles pay: a
- * one-sweep pass at 2^28 keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms
- * with 256 x 8, while the scan is fastest with 8), the tile then made to fit in
- * local memory, first by halving the work-group down to 128 work-items, then
+/* The sort's own shape: the context's tuning with twice its items_per_thread,
+ * unless the device's compiler is known to fail on that shape (ranking a tile
+ * costs the same whatever its length, so longer tiles pay: a one-sweep pass at
+ * 2^28 keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms with 256 x 8, while
+ * the scan is fastest with 8). The tile is then made to fit in local memory,
+ * first by halving the work-group down to 128 work-items, then
  * items_per_thread (on the H100, 2^28 pairs took 16.8 ms with 128 x 16 and
  * 20.4 ms with 256 x 8); *fits is 0 when not even one item a work-item does.
  * The ranking counts a work-item's keys in 8-bit fields and a tile's in 16-bit
@@ -50,6 +51,8 @@ static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_sp
 {
     clprim_tuning t = ctx->tuning;
     t.items_per_thread *= 2;
+    if (!clprim_shape_compiles(ctx, &t))
+        t.items_per_thread /= 2;
     while (t.work_group_size > 1 && t.items_per_thread > 1 &&
            (t.items_per_thread > 128 || t.work_group_size * t.items_per_thread > 32768))
         t.items_per_thread /= 2;
@@ -98,7 +101,7 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.counts = p.bases + align_up(p.passes * p.portions * RADIX * 8);
     p.scan = p.counts + (one_sweep ? 0 : align_up(counts * 8));
     p.status = p.scan + (one_sweep ? 0 : align_up(clprim_scan_scratch_bytes(&ctx->tuning, counts, 8)));
-    p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
+    p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0; /* the tile counter, then the words */
     p.total = p.status + align_up(p.status_bytes);
     return p;
 }
@@ -165,12 +168,16 @@ typedef struct {
         CLPRIM_ARG((r).values_are_indices)
 #define NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
-static clprim_status fill_zero(clprim_context *ctx, cl_mem scratch, size_t offset, size_t bytes, const char *what)
+/* Zeroes `words` words of the scratch from byte `offset`. */
+static clprim_status clear(clprim_context *ctx, const sort_plan *p, cl_kernel kernel, cl_mem scratch, size_t offset,
+                           size_t words)
 {
-    const cl_uint zero = 0;
-    cl_int err =
-        clEnqueueFillBuffer(ctx->queue, scratch, &zero, sizeof zero, offset, (bytes + 3) / 4 * 4, 0, NULL, NULL);
-    return err == CL_SUCCESS ? CLPRIM_SUCCESS : clprim_fail_cl(ctx, err, "radix sort: clearing %s", what);
+    const cl_ulong at = offset / 4, count = words;
+    const size_t wanted = (words + p->tuning.work_group_size - 1) / p->tuning.work_group_size;
+    const size_t groups = wanted < p->split.groups ? wanted : p->split.groups;
+    const clprim_arg args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(at), CLPRIM_ARG(count)};
+    return clprim_launch_shaped(ctx, kernel, "radix sort (radix_clear)", groups ? groups : 1,
+                                p->tuning.work_group_size, args, NARGS(args), NULL);
 }
 
 /* Which bits a pass sorts on, and where its route word is. */
@@ -233,8 +240,10 @@ static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const c
 static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec,
                                const char *options, const route_buffers *r, cl_mem scratch, size_t at, size_t n)
 {
-    cl_kernel sweep;
+    cl_kernel sweep, zero;
     clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_one_sweep", &sweep);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_clear", &zero);
     const cl_ulong count_n = n, status_off = (at + p->status) / 4;
     const cl_uint descending = spec->descending != 0;
     for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
@@ -244,7 +253,7 @@ static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const cl
             const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
             const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
             const cl_uint next_portion = q + 1 < p->portions;
-            s = fill_zero(ctx, scratch, at + p->status, p->status_bytes, "the one-sweep status");
+            s = clear(ctx, p, zero, scratch, at + p->status, p->status_bytes / 4);
             const clprim_arg args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
                                        VALUE_ARGS(*r),        CLPRIM_ARG(count_n),       CLPRIM_ARG(begin),
                                        CLPRIM_ARG(d.shift),   CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
@@ -274,8 +283,10 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
                            (unsigned long long)ctx->local_mem_size);
     char options[256];
     options_for(ctx, spec, &p.tuning, options, sizeof options);
-    cl_kernel histogram, plan, copy_out;
-    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_histogram", &histogram);
+    cl_kernel zero, histogram, plan, copy_out;
+    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_clear", &zero);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_histogram", &histogram);
     if (s == CLPRIM_SUCCESS)
         s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_plan", &plan);
     if (s == CLPRIM_SUCCESS)
@@ -305,7 +316,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    s = fill_zero(ctx, scratch, at + p.hist, p.passes * RADIX * 4, "the digit counts");
+    s = clear(ctx, &p, zero, scratch, at + p.hist, p.passes * RADIX);
     const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),
                                     CLPRIM_ARG(keys_in_offset),
                                     CLPRIM_ARG(count_n),

@@ -68,6 +68,11 @@ static const shape_defect *find_shape_defect(const clprim_context *ctx, const cl
     return NULL;
 }
 
+int clprim_shape_compiles(const clprim_context *ctx, const clprim_tuning *t)
+{
+    return find_shape_defect(ctx, t) == NULL;
+}
+
 static int is_power_of_two(size_t x)
 {
     return x && !(x & (x - 1));

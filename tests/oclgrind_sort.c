@@ -4,7 +4,7 @@
  * device from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind", so a run outside
  * oclgrind fails instead of passing elsewhere.
  *
- *   oclgrind_sort sort    uint32|int32|float keys|pairs|indices|inplace N
+ *   oclgrind_sort sort    uint32|int32|float|uint64|int64|double keys|pairs|indices|inplace N [desc|BEGIN:END]
  *   oclgrind_sort boxsort NX NY NZ N [sorted]
  *   oclgrind_sort kmeans  rgb8|rgba8|grey8 K ITERATIONS W H
  *
@@ -60,56 +60,71 @@ static int report(clprim_context *ctx, clprim_status s, const char *call)
 
 static int run_sort(clprim_context *ctx, int argc, char **argv)
 {
-    static const char *const types[] = {"uint32", "int32", "float"};
-    static const clprim_type tvals[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT};
+    static const char *const types[] = {"uint32", "int32", "float", "uint64", "int64", "double"};
+    static const clprim_type tvals[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT,
+                                        CLPRIM_UINT64, CLPRIM_INT64, CLPRIM_DOUBLE};
     static const char *const modes[] = {"keys", "pairs", "indices", "inplace"};
-    if (argc != 5)
-        return fail("sort TYPE MODE N");
+    if (argc != 5 && argc != 6)
+        return fail("sort TYPE MODE N [desc|BEGIN:END]");
     int ti = -1, mode = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 6; i++)
         ti = strcmp(argv[2], types[i]) ? ti : i;
     for (int i = 0; i < 4; i++)
         mode = strcmp(argv[3], modes[i]) ? mode : i;
     if (ti < 0 || mode < 0)
-        return fail("TYPE: uint32 int32 float; MODE: keys pairs indices inplace");
+        return fail("TYPE: uint32 int32 float uint64 int64 double; MODE: keys pairs indices inplace");
+    clprim_sort_order order = {0, 0, 0};
+    if (argc == 6 && !strcmp(argv[5], "desc"))
+        order.descending = 1;
+    else if (argc == 6 && sscanf(argv[5], "%u:%u", &order.begin_bit, &order.end_bit) != 2)
+        return fail("ORDER: desc or BEGIN:END");
     const clprim_type t = tvals[ti];
+    /* Values as wide as the keys; indices are uint32. */
+    const size_t kb = reference_sort_key_bytes(t), vb = mode == 2 ? 4 : kb;
+    const clprim_type vt = mode == 2 || kb == 4 ? CLPRIM_UINT32 : CLPRIM_UINT64;
     const size_t n = strtoull(argv[4], NULL, 10), before = 3, after = 2, len = before + n + after;
-    uint32_t *keys = malloc(len * 4), *vals = malloc(len * 4), *kout = malloc(len * 4), *vout = malloc(len * 4),
-             *fill = malloc(len * 4);
+    unsigned char *keys = malloc(len * kb), *vals = malloc(len * vb), *kout = malloc(len * kb),
+                  *vout = malloc(len * vb), *fill = malloc(len * (kb > vb ? kb : vb));
     if (!keys || !vals || !kout || !vout || !fill)
         return fail("out of memory");
+    memset(fill, 0xA5, len * (kb > vb ? kb : vb));
     for (size_t i = 0; i < len; i++) {
-        keys[i] = next32() % 50u * 0x05000001u; /* repeats, spread over every digit */
-        if (t == CLPRIM_FLOAT && i % 7 == 0)
-            keys[i] = i % 2 ? 0x80000000u : 0x7FC00000u; /* -0.0 and NaN */
-        vals[i] = next32();
-        fill[i] = 0xA5A5A5A5u;
+        /* Repeats, spread over every digit. */
+        uint64_t k = (uint64_t)(next32() % 50u) * 0x0500000105000001ull;
+        if ((t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE) && i % 7 == 0)
+            k = (uint64_t)(i % 2 ? 0x80000000u : 0x7FC00000u) << (kb == 8 ? 32 : 0); /* -0.0 and a NaN */
+        const uint64_t v = (uint64_t)next32() << 32 | next32();
+        memcpy(keys + i * kb, &k, kb);
+        memcpy(vals + i * vb, &v, vb);
     }
-    cl_mem kin = buffer(ctx, len * 4, keys), vin = buffer(ctx, len * 4, vals);
-    cl_mem ko = mode == 3 ? kin : buffer(ctx, len * 4, fill), vo = mode == 3 ? vin : buffer(ctx, len * 4, fill);
+    cl_mem kin = buffer(ctx, len * kb, keys), vin = buffer(ctx, len * vb, vals);
+    cl_mem ko = mode == 3 ? kin : buffer(ctx, len * kb, fill), vo = mode == 3 ? vin : buffer(ctx, len * vb, fill);
     if (!kin || !vin || !ko || !vo)
         return fail("clCreateBuffer failed");
     clprim_status s;
     if (mode == 0)
-        s = clprim_sort_keys(ctx, t, kin, before, ko, before, n, 0, NULL, NULL);
+        s = clprim_sort_keys(ctx, t, &order, kin, before, ko, before, n, 0, NULL, NULL);
     else
-        s = clprim_sort_pairs(ctx, t, kin, before, ko, before, mode == 2 ? NULL : vin, before, vo, before, n,
-                              0, NULL, NULL);
+        s = clprim_sort_pairs(ctx, t, vt, &order, kin, before, ko, before, mode == 2 ? NULL : vin, before, vo, before,
+                              n, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS)
         return report(ctx, s, "sort");
-    if (!read_back(ctx, ko, len * 4, kout) || !read_back(ctx, vo, len * 4, vout))
+    if (!read_back(ctx, ko, len * kb, kout) || !read_back(ctx, vo, len * vb, vout))
         return fail("reading back failed");
-    uint32_t *perm = reference_sort_perm(t, keys + before, n);
+    uint32_t *perm = reference_sort_perm_order(t, &order, keys + before * kb, n);
     int status = 0;
     for (size_t j = 0; j < n && !status; j++) {
-        uint32_t want_v = mode == 2 ? perm[j] : vals[before + perm[j]];
-        if (kout[before + j] != keys[before + perm[j]] || (mode != 0 && vout[before + j] != want_v)) {
+        const uint32_t index = perm[j];
+        const int key_ok = !memcmp(kout + (before + j) * kb, keys + (before + index) * kb, kb);
+        const int value_ok = mode == 0 || (mode == 2 ? !memcmp(vout + (before + j) * 4, &index, 4)
+                                                     : !memcmp(vout + (before + j) * vb, vals + (before + index) * vb, vb));
+        if (!key_ok || !value_ok) {
             fprintf(stderr, "oclgrind_sort: sorted element %zu is wrong\n", j);
             status = 1;
         }
     }
-    const uint32_t *around = mode == 3 ? keys : fill;
-    if (memcmp(kout, around, before * 4) || memcmp(kout + before + n, around + before + n, after * 4))
+    const unsigned char *around = mode == 3 ? keys : fill;
+    if (memcmp(kout, around, before * kb) || memcmp(kout + (before + n) * kb, around + (before + n) * kb, after * kb))
         status = fail("the sort wrote outside its range");
     free(perm);
     free(keys);

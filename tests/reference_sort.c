@@ -5,41 +5,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t reference_sort_ordered(clprim_type t, uint32_t u)
+size_t reference_sort_key_bytes(clprim_type t)
 {
-    if (t == CLPRIM_INT32)
-        return u ^ 0x80000000u;
-    if (t == CLPRIM_FLOAT)
-        return u ^ ((u >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-    return u;
+    return t == CLPRIM_INT64 || t == CLPRIM_UINT64 || t == CLPRIM_DOUBLE ? 8 : 4;
+}
+
+uint64_t reference_sort_rank(clprim_type t, const clprim_sort_order *order, const void *key)
+{
+    const unsigned width = (unsigned)reference_sort_key_bytes(t) * 8;
+    const uint64_t all = width == 64 ? ~(uint64_t)0 : 0xFFFFFFFFu, sign = (uint64_t)1 << (width - 1);
+    uint64_t u = 0;
+    memcpy(&u, key, width / 8); /* little-endian host */
+    if (t == CLPRIM_INT32 || t == CLPRIM_INT64)
+        u ^= sign;
+    else if (t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE)
+        u = (u & sign) ? ~u & all : u ^ sign;
+    const unsigned begin = order ? order->begin_bit : 0;
+    const unsigned end = order && order->end_bit ? order->end_bit : width;
+    if (order && order->descending)
+        u = ~u & all;
+    u >>= begin;
+    return end - begin == 64 ? u : u & (((uint64_t)1 << (end - begin)) - 1);
 }
 
 typedef struct {
-    uint32_t key; /* ordered */
-    uint32_t index;
+    uint64_t rank;
+    uint64_t index;
 } ref_item;
 
 static int ref_compare(const void *a, const void *b)
 {
     const ref_item *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-uint32_t *reference_sort_perm(clprim_type t, const uint32_t *keys, size_t n)
+uint32_t *reference_sort_perm_order(clprim_type t, const clprim_sort_order *order, const void *keys, size_t n)
 {
     ref_item *items = malloc((n ? n : 1) * sizeof *items);
     uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
     if (!items || !perm)
         abort();
+    const size_t kb = reference_sort_key_bytes(t);
     for (size_t i = 0; i < n; i++)
-        items[i] = (ref_item){reference_sort_ordered(t, keys[i]), (uint32_t)i};
+        items[i] = (ref_item){reference_sort_rank(t, order, (const char *)keys + i * kb), i};
     qsort(items, n, sizeof *items, ref_compare);
     for (size_t j = 0; j < n; j++)
-        perm[j] = items[j].index;
+        perm[j] = (uint32_t)items[j].index;
     free(items);
     return perm;
+}
+
+uint32_t *reference_sort_perm(clprim_type t, const uint32_t *keys, size_t n)
+{
+    return reference_sort_perm_order(t, NULL, keys, n);
 }
 
 static uint32_t axis(float p, float origin, float inv, size_t dim)

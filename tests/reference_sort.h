@@ -8,13 +8,20 @@
 
 #include "clprim.h"
 
-/* The documented total order of keys of type t (uint32, int32, float) as
- * unsigned bits: int32 with the sign flipped; float with every bit flipped when
- * negative, else the sign. */
-uint32_t reference_sort_ordered(clprim_type t, uint32_t bits);
+/* Bytes of a key of type t (4 or 8). */
+size_t reference_sort_key_bytes(clprim_type t);
 
-/* The stable sort by qsort of (ordered key, index): perm[j] is the index of the
- * key at sorted position j. Returns malloc'ed n entries (never NULL; free it). */
+/* What the sort compares for one key of type t (its bytes at key) under
+ * `order` (NULL: ascending, every bit), as clprim.h defines it: the ordered
+ * form (signed: sign bit flipped; floating: every bit flipped when negative,
+ * else the sign bit), complemented when descending, bits [begin_bit, end_bit)
+ * shifted down. */
+uint64_t reference_sort_rank(clprim_type t, const clprim_sort_order *order, const void *key);
+
+/* The stable sort by qsort of (rank, index): perm[j] is the index of the key at
+ * sorted position j. Returns malloc'ed n entries (never NULL; free it). */
+uint32_t *reference_sort_perm_order(clprim_type t, const clprim_sort_order *order, const void *keys, size_t n);
+/* The same for 32-bit keys, ascending on every bit. */
 uint32_t *reference_sort_perm(clprim_type t, const uint32_t *keys, size_t n);
 
 /* The box of particle p (x, y, z), as clprim.h defines it. */

@@ -667,8 +667,8 @@ static void run_every_primitive(clprim_context *ctx)
          clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
     CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, 0, NULL, NULL));
     CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, 0, NULL, NULL));
-    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, a, 0, b, 0, N, 0, NULL, NULL));
-    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, a, 0, b, 0, NULL, 0, c, 0, N, 0, NULL, NULL));
+    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, NULL, a, 0, b, 0, N, 0, NULL, NULL));
+    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, CLPRIM_UINT32, NULL, a, 0, b, 0, NULL, 0, c, 0, N, 0, NULL, NULL));
     const clprim_box_grid grid = {{-50, -50, -50}, {10, 10, 10}, {10, 10, 10}};
     CALL("box sort", clprim_box_sort(ctx, &grid, a, 0, N / 3, b, 0, c, 0, d, 0, 0, NULL, NULL));
     const clprim_image rgb = {a, 0, W, H, 0, CLPRIM_RGB8}, out = {b, 0, W, H, 0, CLPRIM_RGB8};

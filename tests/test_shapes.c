@@ -119,7 +119,7 @@ static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t
     cl_mem keys_in = harness_buffer(ctx, N * 4, keys), keys_out = harness_buffer(ctx, N * 4, NULL);
     cl_mem values = harness_buffer(ctx, N * 4, NULL);
     ck_assert_int_eq(
-        clprim_sort_pairs(ctx, CLPRIM_UINT32, keys_in, 0, keys_out, 0, NULL, 0, values, 0, N, 0, NULL, NULL),
+        clprim_sort_pairs(ctx, CLPRIM_UINT32, CLPRIM_UINT32, NULL, keys_in, 0, keys_out, 0, NULL, 0, values, 0, N, 0, NULL, NULL),
         CLPRIM_SUCCESS);
     harness_read(ctx, values, 0, N * 4, order);
     uint32_t *want = reference_sort_perm(CLPRIM_UINT32, keys, N);

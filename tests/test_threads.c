@@ -138,11 +138,11 @@ static clprim_status call_threshold_otsu(clprim_context *c)
 }
 static clprim_status call_sort_keys(clprim_context *c)
 {
-    return clprim_sort_keys(c, CLPRIM_UINT32, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
+    return clprim_sort_keys(c, CLPRIM_UINT32, NULL, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
 }
 static clprim_status call_sort_pairs(clprim_context *c)
 {
-    return clprim_sort_pairs(c, CLPRIM_UINT32, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
+    return clprim_sort_pairs(c, CLPRIM_UINT32, CLPRIM_UINT32, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
 }
 static clprim_status call_box_sort(clprim_context *c)
 {
