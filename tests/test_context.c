@@ -247,7 +247,7 @@ START_TEST(tuning_api)
     harness_set_tuning(ctx, 4, 2, 64);
     ck_assert_int_eq(scan_check(ctx), CLPRIM_SUCCESS);
     /* Zero fields take the device's default, not the current value. */
-    clprim_tuning partial = {0, 4, 0};
+    clprim_tuning partial = {0, 4, 0, CLPRIM_FORM_DEFAULT};
     ck_assert_int_eq(clprim_set_tuning(ctx, &partial), CLPRIM_SUCCESS);
     clprim_tuning got = clprim_get_tuning(ctx);
     ck_assert_uint_eq(got.work_group_size, dflt.work_group_size);
@@ -266,6 +266,8 @@ START_TEST(tuning_api)
         {{1, 1, 8}, "tile"},
         {{4, 1025, 8}, "items_per_thread"},
         {{4, 2, 65537}, "groups"},
+        {{4, 2, 8, (clprim_form)3}, "form 3"},
+        {{4, 2, 8, (clprim_form)-1}, "form -1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         clprim_status s = clprim_set_tuning(ctx, &bad[i].t);
@@ -278,7 +280,7 @@ START_TEST(tuning_api)
     size_t wg = 1;
     while (wg * 2 <= ctx->max_work_group_size)
         wg *= 2;
-    clprim_tuning huge = {wg, 1024, 8};
+    clprim_tuning huge = {wg, 1024, 8, CLPRIM_FORM_DEFAULT};
     if ((wg * 1024 + wg * 1024 / 32 + wg) * 8 > ctx->local_mem_size) {
         clprim_status s = clprim_set_tuning(ctx, &huge);
         harness_assert_error(ctx, s, CLPRIM_INVALID_ARGUMENT, "local memory");
@@ -288,6 +290,16 @@ START_TEST(tuning_api)
         fprintf(stderr, "note: %s has %llu bytes of local memory; no tuning exceeds it\n", ctx->device_name,
                 (unsigned long long)ctx->local_mem_size);
     }
+
+    /* The form: a value is kept, 0 is the device's. */
+    clprim_tuning with_form = {8, 2, 16, dflt.form == CLPRIM_FORM_ONE_SWEEP ? CLPRIM_FORM_MULTI_PASS
+                                                                            : CLPRIM_FORM_ONE_SWEEP};
+    ck_assert_int_eq(clprim_set_tuning(ctx, &with_form), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_get_tuning(ctx).form, with_form.form);
+    with_form.form = CLPRIM_FORM_DEFAULT;
+    ck_assert_int_eq(clprim_set_tuning(ctx, &with_form), CLPRIM_SUCCESS);
+    ck_assert_int_eq(clprim_get_tuning(ctx).form, dflt.form);
+    ck_assert_int_ne(dflt.form, CLPRIM_FORM_DEFAULT);
 
     /* NULL restores the defaults. */
     ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
@@ -321,12 +333,28 @@ START_TEST(tuning_environment)
     ck_assert_uint_eq(clprim_get_tuning(ctx).items_per_thread, 8);
     harness_release_checked(ctx);
 
+    /* The sort's form, by name, beside the numbers. */
+    static const struct {
+        const char *text;
+        clprim_form form;
+    } forms[] = {{"form=one-sweep", CLPRIM_FORM_ONE_SWEEP},
+                 {"form=multi-pass,wg=4", CLPRIM_FORM_MULTI_PASS},
+                 {"wg=4,form=one-sweep,items=2", CLPRIM_FORM_ONE_SWEEP}};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        harness_env_set("CLPRIM_TUNING", forms[i].text);
+        ctx = create_ok(spec);
+        ck_assert_msg(clprim_get_tuning(ctx).form == forms[i].form, "\"%s\" gave %s", forms[i].text,
+                      harness_tuning_text(ctx));
+        harness_release_checked(ctx);
+    }
+
     static const struct {
         const char *text, *needle;
     } bad[] = {
         {"wg=4,items", "items"},   {"wg=abc", "wg=abc"},        {"foo=3", "foo"},
         {"wg=0", "wg=0"},          {"wg=3", "power of two"},    {"wg=4;items=2", ";items=2"},
         {"wg=-4", NULL},        {"groups=70000", "groups"},  {",", ","},
+        {"form=fast", "fast"},     {"form=", "form="},          {"form=one-sweep;wg=4", ";wg=4"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         harness_env_set("CLPRIM_TUNING", bad[i].text);
