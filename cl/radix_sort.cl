@@ -59,9 +59,9 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #define STATUS_COUNT 0x3fffffffu
 #define LOOKBACK 8 /* earlier tiles a look-back step reads at once */
 /* How status words are written and read across work-groups. Atomics are what
- * OpenCL 1.2 promises; STATUS_PLAIN_WORDS (set for NVIDIA GPUs, whose volatile
- * accesses go to the shared L2 cache) uses plain volatile loads and stores of
- * whole words, which skip the atomic unit. */
+ * OpenCL 1.2 promises; STATUS_PLAIN_WORDS (set by the tuning table for NVIDIA
+ * GPUs, whose volatile accesses go to the shared L2 cache) uses plain volatile
+ * loads and stores of whole words, which skip the atomic unit. */
 #ifdef STATUS_PLAIN_WORDS
 #define STATUS_STORE(p, v) (*(volatile __global uint *)(p) = (v))
 #define STATUS_LOAD(p) (*(volatile __global uint *)(p))

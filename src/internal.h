@@ -182,6 +182,9 @@ clprim_tuning clprim_default_tuning(const clprim_context *ctx);
 /* Fills zero fields from base and validates against the device; records a message. */
 clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *want,
                                     const clprim_tuning *base, clprim_tuning *out);
+/* 1 when the table has the radix sort's one-sweep status words published by
+ * volatile loads and stores instead of atomics on this device (NVIDIA GPUs). */
+int clprim_plain_status_words(const clprim_context *ctx);
 /* 0 when the device's kernel compiler is known to abort on this shape (the
  * table of driver defects in tuning.c), for drivers that derive a shape of
  * their own. */

@@ -123,19 +123,12 @@ static const char *key_define(clprim_type t)
     }
 }
 
-/* NVIDIA GPUs publish one-sweep status words by plain volatile accesses (see
- * cl/radix_sort.cl): 0.5 ms less a pass at 2^28 keys on an H100 than atomics. */
-static int plain_status_words(const clprim_context *ctx)
-{
-    return (ctx->device_type & CL_DEVICE_TYPE_GPU) && strstr(ctx->device_vendor, "NVIDIA");
-}
-
 static void options_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t, char *options,
                         size_t size)
 {
     snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu%s", key_define(spec->key_type),
              spec->value_bytes, t->work_group_size, t->items_per_thread,
-             plain_status_words(ctx) ? " -DSTATUS_PLAIN_WORDS" : "");
+             clprim_plain_status_words(ctx) ? " -DSTATUS_PLAIN_WORDS" : "");
 }
 
 int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size)
