@@ -155,6 +155,19 @@ run_table <<'EOF'
 0|reduce|bench --min 1024 --max 1024 --types int32 --primitives reduce --runs 1 --csv $tmp/bench.csv
 EOF
 grep -q '^sweep,reduce,int32,1024,' "$tmp/bench.csv" || { echo "FAIL: bench.csv lacks its row"; failures=$((failures + 1)); }
+# The OpenMP loops: each is checked against the device's result (a row says ok
+# only when both agree) and timed; the CSV's last column is its time.
+openmp_kinds=scan-inclusive,scan-exclusive,reduce,compact,histogram,threshold
+if "$clprim" bench -p $openmp_kinds -t int32,float --min 5000 --max 5000 -r 1 --csv "$tmp/openmp.csv" >"$tmp/openmp.out"; then
+    rows=$(grep -c '  ok$' "$tmp/openmp.out")
+    timed=$(awk -F, '$1 == "sweep" && $10 > 0' "$tmp/openmp.csv" | wc -l)
+    if [ "$rows" -ne 11 ] || [ "$timed" -ne 11 ] || ! grep -q 'vs OpenMP' "$tmp/openmp.out"; then
+        echo "FAIL: bench's OpenMP column: $rows rows ok, $timed timed, of 11"; cat "$tmp/openmp.out"
+        failures=$((failures + 1))
+    fi
+else
+    echo "FAIL: bench -p $openmp_kinds"; cat "$tmp/openmp.out"; failures=$((failures + 1))
+fi
 # --help: exit 0, the usage on stdout, nothing on stderr, for every command.
 for command in devices demo bench compact threshold histogram kmeans cache; do
     if "$clprim" $command --help >"$tmp/help" 2>"$tmp/help-err" && grep -q "^usage: clprim $command" "$tmp/help" &&

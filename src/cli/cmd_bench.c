@@ -1,7 +1,8 @@
 /* `clprim bench`: every primitive over a sweep of sizes, timed with OpenCL
  * profiling events (median of repeated runs after a warm-up), beside a
- * clEnqueueCopyBuffer of the same input bytes timed in the same run, and a
- * one-thread C loop. Every timed result is checked once against the C loop. */
+ * clEnqueueCopyBuffer of the same input bytes timed in the same run, a
+ * one-thread C loop and the same loop over every core with OpenMP. Every timed
+ * result is checked once against the C loop, and the OpenMP loop's against it. */
 #include "chart.h"
 #include "commands.h"
 #include "internal.h"
@@ -104,6 +105,23 @@ static clprim_status time_workload(workload *w, int runs, double *seconds)
     }
     *seconds = median(t, runs);
     return CLPRIM_SUCCESS;
+}
+
+/* Median wall time of the kind's OpenMP loop, after a warm-up run (the thread
+ * pool starts) whose result must pass the kind's check like the device's. */
+static int time_openmp(workload *w, int runs, double *seconds, char *why, size_t size)
+{
+    double t[256];
+    w->kind->openmp(w);
+    if (!w->kind->check(w, why, size))
+        return 0;
+    for (int i = 0; i < runs; i++) {
+        double start = cli_now();
+        w->kind->openmp(w);
+        t[i] = cli_now() - start;
+    }
+    *seconds = median(t, runs);
+    return 1;
 }
 
 /* First call on a fresh context (kernels from the disk cache, or built) against a
@@ -244,7 +262,8 @@ static const cli_option options[] = {
 static const cli_command command = {
     "bench", "",
     "  sizes go from --min to --max by factors of 4, capped by what the device holds;\n"
-    "  the median of R runs, beside a copy of the same bytes and a one-thread C loop\n",
+    "  the median of R runs, beside a copy of the same bytes, a one-thread C loop and\n"
+    "  the same loop over every core with OpenMP (vs: the loop's time over libclprim's)\n",
     options, sizeof options / sizeof options[0], NULL, NULL,
 };
 
@@ -335,11 +354,17 @@ int cmd_bench(int argc, char **argv)
            "median of %ld runs\n",
            CLPRIM_VERSION_STRING, device, driver, tuning.work_group_size, tuning.items_per_thread, tuning.groups,
            cli_form_name(tuning.form), o.runs);
-    printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n\n");
-    printf("%-16s %-7s %11s %11s %9s %8s %11s  %s\n", "primitive", "type", "n", "median ms", "GB/s",
-           "ratio", "vs C loop", "check");
+    int threads = workload_openmp_threads();
+    printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n");
+    if (threads > 0)
+        printf("vs C loop, vs OpenMP: the loop's time over libclprim's (one thread; OpenMP, %d threads)\n\n",
+               threads);
+    else
+        printf("vs C loop: the loop's time over libclprim's (OpenMP: not built)\n\n");
+    printf("%-16s %-7s %11s %11s %9s %8s %11s %11s %11s  %s\n", "primitive", "type", "n", "median ms", "GB/s",
+           "ratio", "vs C loop", "OpenMP ms", "vs OpenMP", "check");
     if (csv)
-        fprintf(csv, "table,primitive,type,n,median_s,copy_s,gbps,ratio,c_loop_s\n");
+        fprintf(csv, "table,primitive,type,n,median_s,copy_s,gbps,ratio,c_loop_s,openmp_s\n");
 
     int failures = 0;
     for (const char *t = o.types; *t;) {
@@ -390,17 +415,28 @@ int cmd_bench(int argc, char **argv)
                 double start = cli_now();
                 kind->cpu(&w);
                 loop = cli_now() - start;
+                double openmp = 0;
+                if (ok && kind->openmp && threads > 0 && !time_openmp(&w, (int)o.runs, &openmp, why, sizeof why)) {
+                    ok = 0;
+                    snprintf(why + strlen(why), sizeof why - strlen(why), " (the OpenMP loop's result)");
+                }
                 time_copy(ctx, cl, w.in_bytes, (int)o.runs, &copy);
                 cli_progress_clear();
                 failures += !ok;
                 double gbps = kind->bytes(&w) / dev * 1e-9;
-                printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx  %s%s\n", kind->name, name, n, dev * 1e3, gbps,
-                       copy > 0 ? dev / copy : 0.0, loop / dev, ok ? "ok" : "WRONG: ", why);
+                char openmp_ms[16] = "-", versus[16] = "-";
+                if (openmp > 0) {
+                    snprintf(openmp_ms, sizeof openmp_ms, "%.4f", openmp * 1e3);
+                    snprintf(versus, sizeof versus, "%.2fx", openmp / dev);
+                }
+                printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx %11s %11s  %s%s\n", kind->name, name, n,
+                       dev * 1e3, gbps, copy > 0 ? dev / copy : 0.0, loop / dev, openmp_ms, versus,
+                       ok ? "ok" : "WRONG: ", why);
                 if (npoints < MAX_POINTS)
                     points[npoints++] = (bench_point){kind->name, type, n, gbps};
                 if (csv)
-                    fprintf(csv, "sweep,%s,%s,%zu,%.9f,%.9f,%.3f,%.4f,%.9f\n", kind->name, name, n, dev, copy,
-                            gbps, copy > 0 ? dev / copy : 0.0, loop);
+                    fprintf(csv, "sweep,%s,%s,%zu,%.9f,%.9f,%.3f,%.4f,%.9f,%.9f\n", kind->name, name, n, dev,
+                            copy, gbps, copy > 0 ? dev / copy : 0.0, loop, openmp);
                 fflush(stdout);
                 workload_release(&w);
             }

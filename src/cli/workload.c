@@ -1,5 +1,6 @@
 /* The workloads of `clprim demo` and `clprim bench`: each primitive beside the
- * same job as a one-thread C loop, and an exact check of one against the other. */
+ * same job as a one-thread C loop and as the OpenMP loop a C programmer writes
+ * (each thread a contiguous slice), and an exact check of one against the other. */
 #include "workload.h"
 #include "kmeans_cpu.h"
 
@@ -8,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static const struct {
     const char *name;
@@ -136,6 +140,36 @@ static double in_bytes(const workload *w)
     case CLPRIM_UINT8: { typedef uint8_t T; __VA_ARGS__; } break;  \
     }
 
+/* Inside an OpenMP parallel region: this thread's slice [*begin, *end) of n
+ * elements, and which slice it is. Without OpenMP, one thread takes them all. */
+static int thread_slice(size_t n, size_t *begin, size_t *end)
+{
+#ifdef _OPENMP
+    size_t id = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
+#else
+    size_t id = 0, count = 1;
+#endif
+    *begin = n / count * id + (id < n % count ? id : n % count);
+    *end = *begin + n / count + (id < n % count);
+    return (int)id;
+}
+
+int workload_openmp_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 0;
+#endif
+}
+
+/* One slot per thread for the slices' totals. */
+static void *per_thread(size_t size)
+{
+    int threads = workload_openmp_threads();
+    return calloc(threads > 0 ? (size_t)threads : 1, size);
+}
+
 /* ---- Scan ---- */
 
 static int scan_prepare(workload *w)
@@ -159,6 +193,38 @@ static void scan_cpu(workload *w, int exclusive)
 static void scan_inclusive_cpu(workload *w) { scan_cpu(w, 0); }
 static void scan_exclusive_cpu(workload *w) { scan_cpu(w, 1); }
 
+/* Each thread sums its slice, then scans it from the sum of the slices before. */
+static void scan_openmp(workload *w, int exclusive)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, *total = per_thread(sizeof(T));
+        if (!total)
+            return;
+        _Pragma("omp parallel") {
+            size_t begin, end;
+            int id = thread_slice(w->n, &begin, &end);
+            T acc = 0;
+            for (size_t i = begin; i < end; i++)
+                acc = (T)(acc + x[i]);
+            total[id] = acc;
+            _Pragma("omp barrier")
+            acc = 0;
+            for (int t = 0; t < id; t++)
+                acc = (T)(acc + total[t]);
+            for (size_t i = begin; i < end; i++) {
+                T v = x[i];
+                y[i] = exclusive ? acc : (T)(acc + v);
+                acc = (T)(acc + v);
+            }
+        }
+        free(total);
+    })
+}
+
+static void scan_inclusive_openmp(workload *w) { scan_openmp(w, 0); }
+static void scan_exclusive_openmp(workload *w) { scan_openmp(w, 1); }
+
 static clprim_status scan_inclusive_run(workload *w)
 {
     return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 0, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
@@ -169,10 +235,12 @@ static clprim_status scan_exclusive_run(workload *w)
     return clprim_scan(w->ctx, w->type, CLPRIM_SUM, 1, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
 }
 
-static const workload_kind scan_inclusive = {"scan-inclusive", scan_prepare, scan_inclusive_run,
-                                             scan_inclusive_cpu, whole_output_check, in_and_out_bytes, NULL};
-static const workload_kind scan_exclusive = {"scan-exclusive", scan_prepare, scan_exclusive_run,
-                                             scan_exclusive_cpu, whole_output_check, in_and_out_bytes, NULL};
+static const workload_kind scan_inclusive = {"scan-inclusive",   scan_prepare,     scan_inclusive_run,
+                                             scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
+                                             NULL,               scan_inclusive_openmp};
+static const workload_kind scan_exclusive = {"scan-exclusive",   scan_prepare,     scan_exclusive_run,
+                                             scan_exclusive_cpu, whole_output_check, in_and_out_bytes,
+                                             NULL,               scan_exclusive_openmp};
 
 /* ---- Reduce ---- */
 
@@ -198,6 +266,23 @@ static void reduce_cpu(workload *w)
     })
 }
 
+static void reduce_openmp(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T acc = 0;
+        _Pragma("omp parallel") {
+            size_t begin, end;
+            thread_slice(w->n, &begin, &end);
+            T mine = 0;
+            for (size_t i = begin; i < end; i++)
+                mine = (T)(mine + x[i]);
+            _Pragma("omp critical") acc = (T)(acc + mine);
+        }
+        memcpy(w->expect, &acc, sizeof acc);
+    })
+}
+
 static int reduce_check(workload *w, char *why, size_t size)
 {
     if (!memcmp(w->value, w->expect, w->elem))
@@ -206,8 +291,8 @@ static int reduce_check(workload *w, char *why, size_t size)
     return 0;
 }
 
-static const workload_kind reduce_sum = {"reduce", reduce_prepare, reduce_run, reduce_cpu, reduce_check, in_bytes,
-                                         NULL};
+static const workload_kind reduce_sum = {"reduce",     reduce_prepare, reduce_run, reduce_cpu, reduce_check,
+                                         in_bytes,     NULL,           reduce_openmp};
 
 /* ---- Compaction: keep the elements above the middle, about half ---- */
 
@@ -252,6 +337,44 @@ static void compact_cpu(workload *w)
     })
 }
 
+/* Each thread counts its kept elements, then writes them after those of the
+ * slices before. */
+static void compact_openmp(workload *w)
+{
+    unsigned char middle[8];
+    compact_threshold(w->type, middle);
+    size_t *kept = per_thread(sizeof(size_t));
+    if (!kept)
+        return;
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, limit;
+        memcpy(&limit, middle, sizeof limit);
+        _Pragma("omp parallel") {
+            size_t begin, end, at = 0;
+            int id = thread_slice(w->n, &begin, &end);
+            for (size_t i = begin; i < end; i++)
+                at += x[i] > limit;
+            kept[id] = at;
+            _Pragma("omp barrier")
+            at = 0;
+            for (int t = 0; t < id; t++)
+                at += kept[t];
+            /* Branch-free: every element is stored and the place advances when
+             * it is kept; the slice's last place bounds the stores. */
+            const size_t last = at + kept[id];
+            for (size_t i = begin; i < end && at < last; i++) {
+                T v = x[i];
+                y[at] = v;
+                at += v > limit;
+            }
+            if (end == w->n)
+                w->count = at;
+        }
+    })
+    free(kept);
+}
+
 static int compact_check(workload *w, char *why, size_t size)
 {
     cl_ulong kept = 0;
@@ -268,8 +391,8 @@ static double compact_bytes(const workload *w)
     return (double)w->in_bytes + (double)w->count * (double)w->elem;
 }
 
-static const workload_kind compact_half = {"compact", compact_prepare, compact_run, compact_cpu, compact_check,
-                                           compact_bytes, NULL};
+static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
+                                           compact_bytes, NULL,            compact_openmp};
 
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
@@ -314,8 +437,27 @@ static void histogram_cpu(workload *w)
     })
 }
 
-static const workload_kind histogram_256 = {"histogram", histogram_prepare, histogram_run, histogram_cpu,
-                                            whole_output_check, in_bytes, NULL};
+/* Private counts per thread, added up at the end. */
+static void histogram_openmp(workload *w)
+{
+    cl_uint *counts = w->expect;
+    int floating = is_floating(w->type);
+    memset(counts, 0, HISTOGRAM_BINS * sizeof *counts);
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        _Pragma("omp parallel") {
+            cl_uint mine[HISTOGRAM_BINS] = {0};
+            size_t begin, end;
+            thread_slice(w->n, &begin, &end);
+            for (size_t i = begin; i < end; i++)
+                mine[floating ? (size_t)((double)x[i] * HISTOGRAM_BINS) : (size_t)x[i]]++;
+            _Pragma("omp critical") for (size_t b = 0; b < HISTOGRAM_BINS; b++) counts[b] += mine[b];
+        }
+    })
+}
+
+static const workload_kind histogram_256 = {"histogram",        histogram_prepare, histogram_run,   histogram_cpu,
+                                            whole_output_check, in_bytes,          NULL,            histogram_openmp};
 
 /* ---- Threshold: the red-ratio threshold on planar float RGB, n pixels ---- */
 
@@ -357,11 +499,11 @@ static clprim_status threshold_run(workload *w)
 
 /* The plain C loop, in the header's exact formulation (compiled with
  * -ffp-contract=off, as the kernel is). */
-static void threshold_cpu(workload *w)
+static void threshold_pixels(workload *w, size_t begin, size_t end)
 {
     const float *r = w->in, *g = r + w->n, *b = g + w->n;
     float *out = w->expect, limit = THRESHOLD_RATIO * THRESHOLD_RATIO;
-    for (size_t i = 0; i < w->n; i++) {
+    for (size_t i = begin; i < end; i++) {
         int selected = r[i] > 0 && r[i] * r[i] > limit * ((r[i] * r[i] + g[i] * g[i]) + b[i] * b[i]);
         out[i] = selected ? r[i] : 0.0f;
         out[i + w->n] = selected ? g[i] : 0.0f;
@@ -369,8 +511,23 @@ static void threshold_cpu(workload *w)
     }
 }
 
-static const workload_kind threshold_planar = {"threshold", threshold_prepare, threshold_run, threshold_cpu,
-                                               whole_output_check, in_and_out_bytes, float_only};
+static void threshold_cpu(workload *w)
+{
+    threshold_pixels(w, 0, w->n);
+}
+
+static void threshold_openmp(workload *w)
+{
+#pragma omp parallel
+    {
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        threshold_pixels(w, begin, end);
+    }
+}
+
+static const workload_kind threshold_planar = {"threshold",        threshold_prepare, threshold_run, threshold_cpu,
+                                               whole_output_check, in_and_out_bytes,  float_only,    threshold_openmp};
 
 /* ---- Radix sort: keys alone, and (key, uint32 value) pairs ----
  * The input buffer holds the keys, then for pairs the values: the bench's copy
@@ -491,9 +648,9 @@ static void sort_keys_cpu(workload *w) { sort_cpu(w, 0); }
 static void sort_pairs_cpu(workload *w) { sort_cpu(w, 1); }
 
 static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_keys_run, sort_keys_cpu,
-                                        whole_output_check, in_and_out_bytes, sortable};
+                                        whole_output_check, in_and_out_bytes, sortable, NULL};
 static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
-                                         whole_output_check, in_and_out_bytes, sortable};
+                                         whole_output_check, in_and_out_bytes, sortable, NULL};
 
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
@@ -556,7 +713,7 @@ static double box_bytes(const workload *w)
 }
 
 static const workload_kind box_sort = {"box-sort", box_prepare, box_run, box_cpu, whole_output_check, box_bytes,
-                                       float_only};
+                                       float_only, NULL};
 
 /* ---- On a photograph: the red-ratio threshold, Otsu, k-means ---- */
 
@@ -592,7 +749,7 @@ static void photo_threshold_cpu(workload *w)
 }
 
 static const workload_kind photo_threshold = {"threshold-photo", photo_threshold_prepare, photo_threshold_run,
-                                              photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL};
+                                              photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL, NULL};
 
 /* Otsu: the grey histogram, the level, the mask (GREY8), all on the device. */
 static int photo_otsu_prepare(workload *w)
@@ -680,7 +837,7 @@ static double photo_otsu_bytes(const workload *w)
 }
 
 static const workload_kind photo_otsu = {"otsu-photo", photo_otsu_prepare, photo_otsu_run, photo_otsu_cpu,
-                                         photo_otsu_check, photo_otsu_bytes, NULL};
+                                         photo_otsu_check, photo_otsu_bytes, NULL, NULL};
 
 /* k-means: 8 colours, 5 iterations from k-means++ centres; labels (n bytes)
  * then the quantized photograph (RGB8) in one buffer. */
@@ -735,7 +892,7 @@ static double photo_kmeans_bytes(const workload *w)
 }
 
 static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare, photo_kmeans_run, photo_kmeans_cpu,
-                                           photo_kmeans_check, photo_kmeans_bytes, NULL};
+                                           photo_kmeans_check, photo_kmeans_bytes, NULL, NULL};
 
 /* ---- The tables ---- */
 

@@ -1,5 +1,5 @@
-/* Workloads: one primitive on generated data, with its one-thread C loop and its
- * check. `clprim demo` runs each once at one size; `clprim bench` sweeps sizes. */
+/* Workloads: one primitive on generated data, with its one-thread C loop, the
+ * same loop over every core (OpenMP), and its check. `clprim demo` runs each once at one size; `clprim bench` sweeps sizes. */
 #ifndef CLPRIM_CLI_WORKLOAD_H
 #define CLPRIM_CLI_WORKLOAD_H
 
@@ -20,6 +20,7 @@ typedef struct {
     int (*check)(workload *w, char *why, size_t size); /* device result vs the C loop's */
     double (*bytes)(const workload *w);         /* fewest bytes the primitive must move */
     int (*supports)(clprim_type t);             /* NULL: every type */
+    void (*openmp)(workload *w);                /* the C loop over every core; NULL where there is none */
 } workload_kind;
 
 struct workload {
@@ -59,6 +60,9 @@ int workload_prepare_photo(workload *w, const workload_kind *kind, clprim_contex
 void workload_release(workload *w);
 /* Reads the device result back into w->out where the kind has one. */
 int workload_fetch(workload *w);
+
+/* The threads the OpenMP loops use; 0 when the tool was built without OpenMP. */
+int workload_openmp_threads(void);
 
 const char *workload_type_name(clprim_type t);
 int workload_parse_type(const char *name, clprim_type *t);
