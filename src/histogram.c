@@ -245,9 +245,9 @@ clprim_status clprim_histogram_prepare(clprim_context *ctx, clprim_type t, doubl
 
 size_t clprim_histogram_local_bins(const clprim_context *ctx)
 {
-    if (ctx->local_mem_size <= LOCAL_RESERVE + sizeof(cl_uint))
+    if (ctx->local_mem_size <= LOCAL_RESERVE + 2 * sizeof(cl_uint))
         return 0;
-    cl_ulong fit = (ctx->local_mem_size - LOCAL_RESERVE) / sizeof(cl_uint);
+    cl_ulong fit = (ctx->local_mem_size - LOCAL_RESERVE) / sizeof(cl_uint) - 1; /* and a spare (cl/histogram.cl) */
     return fit > MAX_BINS ? MAX_BINS : (size_t)fit;
 }
 
@@ -325,7 +325,7 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                    {es, p->hi},        {es, p->scale},              CLPRIM_ARG(lo_bits),
                                    CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),          CLPRIM_ARG(divide),
                                    CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first),
-                                   CLPRIM_ARG(window), CLPRIM_LOCAL(window * sizeof(cl_uint))};
+                                   CLPRIM_ARG(window), CLPRIM_LOCAL((window + 1) * sizeof(cl_uint))};
         s = clprim_launch(ctx, kernel, "histogram (histogram_local)", split.groups, args, 17,
                           pass + 1 == passes ? event : NULL);
         if (s != CLPRIM_SUCCESS)
