@@ -162,6 +162,19 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
     for (uint e = lid; e < passes * RADIX; e += WG)
         counts[e] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+#if WG == 1
+    /* The CPU shape: each pass's digit place and width found once, not per key. */
+    uint shift[8], mask[8];
+    for (uint p = 0; p < passes; p++) {
+        shift[p] = begin_bit + 8 * p;
+        mask[p] = (1u << min(8u, end_bit - shift[p])) - 1u;
+    }
+    for (ulong i = begin; i < end; i++) {
+        const key_t o = ordered(keys[i], descending);
+        for (uint p = 0; p < passes; p++)
+            counts[p * RADIX + ((uint)(o >> shift[p]) & mask[p])]++;
+    }
+#else
     /* ITEMS keys a work-item are loaded before any is counted, so that their
      * loads are in flight together (atomics would keep them apart). */
     for (ulong base = begin; base < end; base += BATCH * WG) {
@@ -177,14 +190,11 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
                 const uint shift = begin_bit + 8 * p;
                 const uint width = min(8u, end_bit - shift);
                 const uint d = (uint)(o[k] >> shift) & ((1u << width) - 1u);
-#if WG == 1
-                counts[p * RADIX + d]++;
-#else
                 atomic_inc(&counts[p * RADIX + d]);
-#endif
             }
         }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint e = lid; e < passes * RADIX; e += WG)
         if (counts[e])
@@ -477,6 +487,11 @@ void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ul
     for (uint d = lid; d < RADIX; d += WG)
         hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+#if WG == 1
+    /* The CPU shape: a plain counting loop; batching the loads only helps atomics. */
+    for (ulong i = begin; i < end; i++)
+        hist[digit_of(src[i], shift, mask, descending)]++;
+#else
     for (ulong base = begin; base < end; base += BATCH * WG) {
         key_t keys[BATCH]; /* loaded together before any is counted */
         for (uint k = 0; k < BATCH; k++) {
@@ -484,15 +499,11 @@ void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ul
             keys[k] = i < end ? src[i] : 0;
         }
         for (uint k = 0; k < BATCH; k++) {
-            if (base + k * WG + lid < end) {
-#if WG == 1
-                hist[digit_of(keys[k], shift, mask, descending)]++;
-#else
+            if (base + k * WG + lid < end)
                 atomic_inc(&hist[digit_of(keys[k], shift, mask, descending)]);
-#endif
-            }
         }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < RADIX; d += WG)
         counts[counts_offset + d * groups + g] = hist[d];
