@@ -90,10 +90,18 @@ static int time_copy(clprim_context *ctx, cl_context cl, size_t bytes, int runs,
     return ok;
 }
 
-/* Median device time of the workload's call, from its first kernel to its last. */
-static clprim_status time_workload(workload *w, int runs, double *seconds)
+/* A row's medians: the device time of the workload's call (its first kernel to
+ * its last) and, when asked, the wall time of its OpenMP loop and the ratio
+ * loop / device. The loop runs right after each call, so that on a shared,
+ * noisy machine both see the same moments; the ratio is the median of the runs'
+ * ratios. */
+typedef struct {
+    double device, openmp, versus;
+} row_times;
+
+static clprim_status time_row(workload *w, int runs, int with_openmp, row_times *r)
 {
-    double t[256];
+    double t[256], loop[256], versus[256];
     for (int i = 0; i < runs; i++) {
         clprim_profile_begin(w->ctx);
         clprim_status s = w->kind->run(w);
@@ -102,26 +110,17 @@ static clprim_status time_workload(workload *w, int runs, double *seconds)
             return s;
         if (p != CLPRIM_SUCCESS)
             return p;
+        if (with_openmp) {
+            double start = cli_now();
+            w->kind->openmp(w);
+            loop[i] = cli_now() - start;
+            versus[i] = t[i] > 0 ? loop[i] / t[i] : 0.0;
+        }
     }
-    *seconds = median(t, runs);
+    *r = (row_times){median(t, runs), 0.0, 0.0};
+    if (with_openmp)
+        r->openmp = median(loop, runs), r->versus = median(versus, runs);
     return CLPRIM_SUCCESS;
-}
-
-/* Median wall time of the kind's OpenMP loop, after a warm-up run (the thread
- * pool starts) whose result must pass the kind's check like the device's. */
-static int time_openmp(workload *w, int runs, double *seconds, char *why, size_t size)
-{
-    double t[256];
-    w->kind->openmp(w);
-    if (!w->kind->check(w, why, size))
-        return 0;
-    for (int i = 0; i < runs; i++) {
-        double start = cli_now();
-        w->kind->openmp(w);
-        t[i] = cli_now() - start;
-    }
-    *seconds = median(t, runs);
-    return 1;
 }
 
 /* First call on a fresh context (kernels from the disk cache, or built) against a
@@ -357,7 +356,8 @@ int cmd_bench(int argc, char **argv)
     int threads = workload_openmp_threads();
     printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n");
     if (threads > 0)
-        printf("vs C loop, vs OpenMP: the loop's time over libclprim's (one thread; OpenMP, %d threads)\n\n",
+        printf("vs C loop, vs OpenMP: the loop's time over libclprim's (one thread; %d OpenMP threads, each run "
+               "right after a call, the median of the runs' ratios)\n\n",
                threads);
     else
         printf("vs C loop: the loop's time over libclprim's (OpenMP: not built)\n\n");
@@ -397,13 +397,24 @@ int cmd_bench(int argc, char **argv)
                     failures++;
                     break;
                 }
-                double dev = 0, copy = 0, loop;
+                double copy = 0, loop;
+                row_times times = {0, 0, 0};
                 clprim_status s = kind->run(&w); /* warm-up, and the result we check */
                 char why[256] = "";
                 kind->cpu(&w);
                 int ok = s == CLPRIM_SUCCESS && workload_fetch(&w) && kind->check(&w, why, sizeof why);
+                /* The OpenMP loop's warm-up (its threads start): its result must
+                 * pass the same check. */
+                int with_openmp = ok && kind->openmp && threads > 0;
+                if (with_openmp) {
+                    kind->openmp(&w);
+                    if (!kind->check(&w, why, sizeof why)) {
+                        ok = with_openmp = 0;
+                        snprintf(why + strlen(why), sizeof why - strlen(why), " (the OpenMP loop's result)");
+                    }
+                }
                 if (s == CLPRIM_SUCCESS)
-                    s = time_workload(&w, (int)o.runs, &dev);
+                    s = time_row(&w, (int)o.runs, with_openmp, &times);
                 if (s != CLPRIM_SUCCESS) {
                     cli_progress_clear();
                     printf("%-16s %-7s %11zu failed: %s: %s\n", kind->name, name, n, clprim_status_name(s),
@@ -415,19 +426,15 @@ int cmd_bench(int argc, char **argv)
                 double start = cli_now();
                 kind->cpu(&w);
                 loop = cli_now() - start;
-                double openmp = 0;
-                if (ok && kind->openmp && threads > 0 && !time_openmp(&w, (int)o.runs, &openmp, why, sizeof why)) {
-                    ok = 0;
-                    snprintf(why + strlen(why), sizeof why - strlen(why), " (the OpenMP loop's result)");
-                }
+                const double dev = times.device;
                 time_copy(ctx, cl, w.in_bytes, (int)o.runs, &copy);
                 cli_progress_clear();
                 failures += !ok;
                 double gbps = kind->bytes(&w) / dev * 1e-9;
                 char openmp_ms[16] = "-", versus[16] = "-";
-                if (openmp > 0) {
-                    snprintf(openmp_ms, sizeof openmp_ms, "%.4f", openmp * 1e3);
-                    snprintf(versus, sizeof versus, "%.2fx", openmp / dev);
+                if (with_openmp) {
+                    snprintf(openmp_ms, sizeof openmp_ms, "%.4f", times.openmp * 1e3);
+                    snprintf(versus, sizeof versus, "%.2fx", times.versus);
                 }
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx %11s %11s  %s%s\n", kind->name, name, n,
                        dev * 1e3, gbps, copy > 0 ? dev / copy : 0.0, loop / dev, openmp_ms, versus,
@@ -436,7 +443,7 @@ int cmd_bench(int argc, char **argv)
                     points[npoints++] = (bench_point){kind->name, type, n, gbps};
                 if (csv)
                     fprintf(csv, "sweep,%s,%s,%zu,%.9f,%.9f,%.3f,%.4f,%.9f,%.9f\n", kind->name, name, n, dev,
-                            copy, gbps, copy > 0 ? dev / copy : 0.0, loop, openmp);
+                            copy, gbps, copy > 0 ? dev / copy : 0.0, loop, times.openmp);
                 fflush(stdout);
                 workload_release(&w);
             }
