@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     const char *device;
@@ -99,6 +100,8 @@ typedef struct {
     double device, openmp, versus;
 } row_times;
 
+#define OPENMP_SETTLE_NS 30000000L /* libgomp spins 300000 times, about 15 ms on a Xeon */
+
 static clprim_status time_row(workload *w, int runs, int with_openmp, row_times *r)
 {
     double t[256], loop[256], versus[256];
@@ -115,6 +118,10 @@ static clprim_status time_row(workload *w, int runs, int with_openmp, row_times 
             w->kind->openmp(w);
             loop[i] = cli_now() - start;
             versus[i] = t[i] > 0 ? loop[i] / t[i] : 0.0;
+            /* The OpenMP runtime's threads spin for some milliseconds after a
+             * loop before they sleep; on a CPU device they would take the
+             * cores from the next call. */
+            nanosleep(&(struct timespec){0, OPENMP_SETTLE_NS}, NULL);
         }
     }
     *r = (row_times){median(t, runs), 0.0, 0.0};
