@@ -123,12 +123,24 @@ static const char *key_define(clprim_type t)
     }
 }
 
+/* Keys the CPU shape's scatter stages per digit before it writes them out with
+ * streaming stores (cl/radix_sort.cl): a 64-byte line of keys, when 256 such
+ * lines of keys and values fit in half the local memory; else 0, no staging. */
+static size_t stage_keys(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t)
+{
+    const size_t line = 64 / key_bytes(spec->key_type);
+    if (t->work_group_size != 1 || (cl_ulong)RADIX * line * (key_bytes(spec->key_type) + spec->value_bytes) >
+                                       ctx->local_mem_size / 2)
+        return 0;
+    return line;
+}
+
 static void options_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t, char *options,
                         size_t size)
 {
-    snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu%s", key_define(spec->key_type),
-             spec->value_bytes, t->work_group_size, t->items_per_thread,
-             clprim_plain_status_words(ctx) ? " -DSTATUS_PLAIN_WORDS" : "");
+    snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu -DSTAGE_KEYS=%zu%s",
+             key_define(spec->key_type), spec->value_bytes, t->work_group_size, t->items_per_thread,
+             stage_keys(ctx, spec, t), clprim_plain_status_words(ctx) ? " -DSTATUS_PLAIN_WORDS" : "");
 }
 
 int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size)
