@@ -1,12 +1,14 @@
 /* Stable LSD radix sort, 8 bits of the key a pass, in two forms that give the
- * same bits (src/radix_sort.c chooses and enqueues them):
+ * same bits (src/radix_sort.c chooses and enqueues them). Once per sort:
  *
- *   radix_histogram  once per sort: every pass's digit counts;
- *   radix_plan       one work-group: where each digit's keys start in each
- *                    pass's output; which passes can be skipped
+ *   radix_histogram  (one-sweep) every pass's digit counts;
+ *   radix_plan       (one-sweep) one work-group: where each digit's keys start
+ *                    in each pass's output; which passes can be skipped
  *                    (every key has the same digit); and the route, which
  *                    buffer each pass reads and writes, so that the last pass
  *                    lands in the output;
+ *   radix_bits, radix_plan_bits  (multi-pass, whose passes count for
+ *                    themselves) the same skips and route from which bits vary;
  * then per pass either
  *   multi-pass       radix_count (a digit count per work-group), an exclusive
  *                    scan of those counts (the library's scan), radix_scatter
@@ -213,6 +215,64 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
             atomic_add(&hist[e], counts[e]);
 }
 
+/* route[p] for each pass p, and route[passes], where the keys end: the passes
+ * that run alternate between the output and the temporary so that the last
+ * lands in the output (in place: the first must not write it). */
+void write_routes(const uint *trivial, uint passes, uint in_place, __global uint *route)
+{
+    uint runs = 0;
+    for (uint p = 0; p < passes; p++)
+        runs += !trivial[p];
+    uint src = FROM_INPUT, j = 0;
+    for (uint p = 0; p < passes; p++) {
+        if (trivial[p]) {
+            route[p] = 0;
+            continue;
+        }
+        const uint to_output = in_place ? j % 2 == 1 : (runs - 1 - j) % 2 == 0;
+        const uint dst = to_output ? TO_OUTPUT : IN_TEMPORARY;
+        route[p] = ROUTE_RUNS | src | dst << 2;
+        src = dst;
+        j++;
+    }
+    route[passes] = src;
+}
+
+#define BIT_OR(a, b) ((a) | (b))
+DEFINE_WG_REDUCE(wg_or_keys, key_t, BIT_OR, (key_t)0)
+
+/* What the multi-pass form needs to know before its passes: which bits of the
+ * ordered keys differ between keys. Work-group g ORs the keys [g * chunk, ...)
+ * and their complements into bits[0, 1] and bits[2, 3] (low and high words;
+ * zero beforehand): a bit set in both varies. A read of the keys where the
+ * histogram of every pass counts each key once a pass. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_bits(__global const key_t *keys, ulong keys_offset, ulong n, ulong chunk, uint descending,
+                __global uint *bits, ulong bits_offset)
+{
+    __local key_t buf[WG];
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    bits += bits_offset;
+    key_t ones = 0, zeros = 0;
+    for (ulong i = begin + lid; i < end; i += WG) {
+        const key_t o = ordered(keys[i], descending);
+        ones |= o;
+        zeros |= ~o;
+    }
+    ones = wg_or_keys(ones, buf);
+    zeros = wg_or_keys(zeros, buf);
+    if (lid == 0) {
+        atomic_or(&bits[0], (uint)ones);
+        atomic_or(&bits[2], (uint)zeros);
+#if KEY_BITS == 64
+        atomic_or(&bits[1], (uint)(ones >> 32));
+        atomic_or(&bits[3], (uint)(zeros >> 32));
+#endif
+    }
+}
+
 /* One work-group. From the counts: bases[pass * portions * RADIX + d], where
  * the first portion's first key of digit d goes in the pass's output (the
  * one-sweep kernel carries them on from portion to portion); and route[pass]
@@ -258,23 +318,35 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
     }
 
     if (lid == 0) {
-        uint runs = 0;
+        uint skipped[8];
         for (uint p = 0; p < passes; p++)
-            runs += !trivial[p];
-        uint src = FROM_INPUT, j = 0;
-        for (uint p = 0; p < passes; p++) {
-            if (trivial[p]) {
-                route[p] = 0;
-                continue;
-            }
-            const uint to_output = in_place ? j % 2 == 1 : (runs - 1 - j) % 2 == 0;
-            const uint dst = to_output ? TO_OUTPUT : IN_TEMPORARY;
-            route[p] = ROUTE_RUNS | src | dst << 2;
-            src = dst;
-            j++;
-        }
-        route[passes] = src;
+            skipped[p] = trivial[p];
+        write_routes(skipped, passes, in_place, route);
     }
+}
+
+/* The multi-pass form's plan, which needs no counts: a pass is skipped when no
+ * key differs from another in its digit. bits: radix_bits's two ORs. One
+ * work-group; route as radix_plan writes it. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, uint begin_bit, uint end_bit,
+                     uint in_place, __global uint *route, ulong route_offset)
+{
+    if (get_local_id(0) != 0)
+        return;
+    bits += bits_offset;
+    key_t ones = bits[0], zeros = bits[2];
+#if KEY_BITS == 64
+    ones |= (key_t)bits[1] << 32;
+    zeros |= (key_t)bits[3] << 32;
+#endif
+    const key_t varying = ones & zeros;
+    uint trivial[8];
+    for (uint p = 0; p < passes; p++) {
+        const uint shift = begin_bit + 8 * p;
+        trivial[p] = ((varying >> shift) & ((1u << min(8u, end_bit - shift)) - 1u)) == 0;
+    }
+    write_routes(trivial, passes, in_place, route + route_offset);
 }
 
 /* ---- Ranking a tile ---- */

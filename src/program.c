@@ -19,7 +19,7 @@ struct clprim_program_entry {
     char *options;
     cl_program program;
     int from_disk_cache; /* loaded from an entry rather than built here */
-    kernel_entry kernels[8];
+    kernel_entry kernels[12]; /* more than any .cl file has (radix_sort.cl: 9) */
     size_t nkernels;
     clprim_program_entry *next;
 };

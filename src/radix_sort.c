@@ -288,12 +288,14 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
                            (unsigned long long)ctx->local_mem_size);
     char options[256];
     options_for(ctx, spec, &p.tuning, options, sizeof options);
-    cl_kernel zero, histogram, plan, copy_out;
+    const int one_sweep_form = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
+    cl_kernel zero, counts, plan, copy_out;
     clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_clear", &zero);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_histogram", &histogram);
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, one_sweep_form ? "radix_histogram" : "radix_bits",
+                              &counts);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_plan", &plan);
+        s = clprim_get_kernel(ctx, "radix_sort.cl", options, one_sweep_form ? "radix_plan" : "radix_plan_bits", &plan);
     if (s == CLPRIM_SUCCESS)
         s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_copy_out", &copy_out);
     if (s != CLPRIM_SUCCESS)
@@ -315,35 +317,44 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
         r.values[2] = (place){scratch, (at + p.tmp_values) / p.value_bytes};
     }
 
-    /* The histogram of every pass, then the plan. */
+    /* The plan: which passes run and where each reads and writes. The one-sweep
+     * form also needs every pass's digit counts, to place each portion's first
+     * keys; the multi-pass form counts in its passes and needs only which bits
+     * vary: one cheap read of the keys, where the histogram would count
+     * every key once for each pass. */
     const cl_ulong count_n = n, hist_off = (at + p.hist) / 4;
     const cl_ulong bases_off = (at + p.bases) / 8, route_off = (at + p.route) / 4;
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    s = clear(ctx, &p, zero, scratch, at + p.hist, p.passes * RADIX);
-    const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),
-                                    CLPRIM_ARG(keys_in_offset),
-                                    CLPRIM_ARG(count_n),
-                                    CLPRIM_ARG(p.split.chunk),
-                                    CLPRIM_ARG(passes),
-                                    CLPRIM_ARG(begin_bit),
-                                    CLPRIM_ARG(end_bit),
-                                    CLPRIM_ARG(descending),
-                                    CLPRIM_ARG(scratch),
-                                    CLPRIM_ARG(hist_off)};
-    if (s == CLPRIM_SUCCESS)
-        s = launch(ctx, &p, histogram, "radix sort (radix_histogram)", p.split.groups,
-                   hist_args, NARGS(hist_args), NULL);
-    const clprim_arg plan_args[] = {
-        CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off), CLPRIM_ARG(count_n),   CLPRIM_ARG(portions), CLPRIM_ARG(passes),
-        CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),  CLPRIM_ARG(route_off)};
-    if (s == CLPRIM_SUCCESS)
-        s = launch(ctx, &p, plan, "radix sort (radix_plan)", 1, plan_args, NARGS(plan_args), NULL);
+    s = clear(ctx, &p, zero, scratch, at + p.hist, one_sweep_form ? p.passes * RADIX : 4);
+    if (s == CLPRIM_SUCCESS && one_sweep_form) {
+        const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),   CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n),
+                                        CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(passes),     CLPRIM_ARG(begin_bit),
+                                        CLPRIM_ARG(end_bit),   CLPRIM_ARG(descending),     CLPRIM_ARG(scratch),
+                                        CLPRIM_ARG(hist_off)};
+        s = launch(ctx, &p, counts, "radix sort (radix_histogram)", p.split.groups, hist_args, NARGS(hist_args),
+                   NULL);
+        const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off),  CLPRIM_ARG(count_n),
+                                        CLPRIM_ARG(portions), CLPRIM_ARG(passes),    CLPRIM_ARG(in_place),
+                                        CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),
+                                        CLPRIM_ARG(route_off)};
+        if (s == CLPRIM_SUCCESS)
+            s = launch(ctx, &p, plan, "radix sort (radix_plan)", 1, plan_args, NARGS(plan_args), NULL);
+    } else if (s == CLPRIM_SUCCESS) {
+        const clprim_arg bits_args[] = {CLPRIM_ARG(keys_in),    CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n),
+                                        CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(descending),  CLPRIM_ARG(scratch),
+                                        CLPRIM_ARG(hist_off)};
+        s = launch(ctx, &p, counts, "radix sort (radix_bits)", p.split.groups, bits_args, NARGS(bits_args), NULL);
+        const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off), CLPRIM_ARG(passes),
+                                        CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(in_place),
+                                        CLPRIM_ARG(scratch),  CLPRIM_ARG(route_off)};
+        if (s == CLPRIM_SUCCESS)
+            s = launch(ctx, &p, plan, "radix sort (radix_plan_bits)", 1, plan_args, NARGS(plan_args), NULL);
+    }
 
     if (s == CLPRIM_SUCCESS)
-        s = (ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP ? one_sweep : multi_pass)(ctx, &p, spec, options, &r, scratch,
-                                                                                 at, n);
+        s = (one_sweep_form ? one_sweep : multi_pass)(ctx, &p, spec, options, &r, scratch, at, n);
 
     const cl_ulong final_route = route_off + p.passes;
     const clprim_arg copy_args[] = {CLPRIM_ARG(scratch),
