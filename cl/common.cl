@@ -5,6 +5,8 @@
 #ifndef CLPRIM_COMMON_CL
 #define CLPRIM_COMMON_CL
 
+#include "constants.h"
+
 #ifndef WG
 #define WG 64 /* work-items per work-group: a power of two */
 #endif

@@ -87,10 +87,9 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
     (void)value;
 }
 
-/* Where a work-group's first output position comes from (the host's seed mode). */
-#define SEED_NONE 0    /* one chunk: position 0 */
-#define SEED_FOLD 1    /* the sum of counts[0, g) of pass 1, folded here (few groups) */
-#define SEED_SCANNED 2 /* counts[g - 1] already holds the inclusive scan (pass 2) */
+/* seed_mode (constants.h): SEED_NONE, one chunk, position 0; SEED_FOLD, the
+ * sum of counts[0, g) of pass 1, folded here; SEED_SCANNED, counts[g - 1]
+ * already holds the inclusive scan of the counts (pass 2). */
 
 /* Pass 3: work-group g writes the kept elements of its chunk to dst, in order,
  * from its seed. Per tile: a coalesced load into local memory; each work-item

@@ -6,10 +6,9 @@
 #error "scan.cl needs an operator: define OP_SUM, OP_MIN or OP_MAX"
 #endif
 
-/* Where a work-group's seed comes from (the host's seed_mode). */
-#define SEED_NONE 0    /* one chunk: the whole input */
-#define SEED_FOLD 1    /* fold partials[0, g) of pass 1: few partials, no pass 2 */
-#define SEED_SCANNED 2 /* partials[g] already holds the exclusive scan (pass 2) */
+/* seed_mode (constants.h): SEED_NONE, one chunk, the whole input; SEED_FOLD,
+ * fold partials[0, g) of pass 1 here; SEED_SCANNED, partials[g] already holds
+ * the exclusive scan of the partials (pass 2). */
 
 /* Work-group g scans elements [g * chunk, min(n, (g + 1) * chunk)). src == dst is
  * safe: a tile is read whole into local memory before any of it is written back. */

@@ -8,13 +8,10 @@
 #include <string.h>
 
 static const clprim_type_info type_table[] = {
-    [CLPRIM_INT32] = {"int32", "TYPE_INT32", 4, 0, 0},
-    [CLPRIM_UINT32] = {"uint32", "TYPE_UINT32", 4, 0, 0},
-    [CLPRIM_INT64] = {"int64", "TYPE_INT64", 8, 0, 0},
-    [CLPRIM_UINT64] = {"uint64", "TYPE_UINT64", 8, 0, 0},
-    [CLPRIM_FLOAT] = {"float", "TYPE_FLOAT", 4, 1, 0},
-    [CLPRIM_DOUBLE] = {"double", "TYPE_DOUBLE", 8, 1, 1},
-    [CLPRIM_UINT8] = {"uint8", "TYPE_UINT8", 1, 0, 0},
+#define CLPRIM_TYPE_INFO(t, label, define, scalar, size, is_float, needs_fp64) \
+    [t] = {label, define, scalar, size, is_float, needs_fp64},
+    CLPRIM_TYPE_TABLE(CLPRIM_TYPE_INFO)
+#undef CLPRIM_TYPE_INFO
 };
 
 const clprim_type_info *clprim_type_info_of(clprim_type t)

@@ -752,9 +752,6 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
 
 const char *clprim_scalar_name(clprim_type t)
 {
-    static const char *const names[] = {
-        [CLPRIM_INT32] = "int",   [CLPRIM_UINT32] = "uint", [CLPRIM_INT64] = "long", [CLPRIM_UINT64] = "ulong",
-        [CLPRIM_FLOAT] = "float", [CLPRIM_DOUBLE] = "double", [CLPRIM_UINT8] = "uchar",
-    };
-    return (unsigned)t < sizeof names / sizeof names[0] && names[t] ? names[t] : "unknown";
+    const clprim_type_info *type = clprim_type_info_of(t);
+    return type ? type->scalar : "unknown";
 }

@@ -3,6 +3,7 @@
 #define CLPRIM_INTERNAL_H
 
 #include "clprim.h"
+#include "constants.h" /* cl/constants.h: numbers shared with the kernels */
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -10,9 +11,22 @@
 
 /* ---- Element types (context.c) ---- */
 
+/* Every element type once: the enum, its label in messages and tables, the -D
+ * that selects it in cl/common.cl, its OpenCL C scalar, bytes, whether it is a
+ * float and whether it needs cl_khr_fp64. */
+#define CLPRIM_TYPE_TABLE(X)                                \
+    X(CLPRIM_INT32, "int32", "TYPE_INT32", "int", 4, 0, 0)     \
+    X(CLPRIM_UINT32, "uint32", "TYPE_UINT32", "uint", 4, 0, 0) \
+    X(CLPRIM_INT64, "int64", "TYPE_INT64", "long", 8, 0, 0)    \
+    X(CLPRIM_UINT64, "uint64", "TYPE_UINT64", "ulong", 8, 0, 0) \
+    X(CLPRIM_FLOAT, "float", "TYPE_FLOAT", "float", 4, 1, 0)   \
+    X(CLPRIM_DOUBLE, "double", "TYPE_DOUBLE", "double", 8, 1, 1) \
+    X(CLPRIM_UINT8, "uint8", "TYPE_UINT8", "uchar", 1, 0, 0)
+
 typedef struct {
-    const char *label;  /* "int32": for messages and tables */
-    const char *define; /* "TYPE_INT32": the -D that selects it in cl/common.cl */
+    const char *label;  /* "int32" */
+    const char *define; /* "TYPE_INT32" */
+    const char *scalar; /* "int" */
     size_t size;
     int is_float;
     int needs_fp64;
@@ -275,12 +289,48 @@ clprim_status clprim_cache_entry_path(clprim_context *ctx, const char *file, con
 clprim_status clprim_cache_store_program(clprim_context *ctx, const char *file, const char *options,
                                          cl_program program);
 
-/* Appends the -D options that select a type, an operator (or none with op < 0)
- * and the current tuning to buf. */
-void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf,
-                           size_t size);
+/* ---- The plan layer (plan.c) ----
+ * Every driver reads: check the arguments, compute one plan (shape, split,
+ * scratch layout, passes), enqueue the plan's passes. */
 
-/* ---- Launching (launch.c) ---- */
+/* Build options that grow as they are added to; running out of host memory is
+ * remembered and reported when a kernel is asked for. */
+typedef struct {
+    char *text;
+    size_t length, capacity;
+    int out_of_memory;
+} clprim_options;
+/* Appends one printf-formatted option, space-separated. */
+void clprim_options_add(clprim_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *clprim_options_text(const clprim_options *o);
+void clprim_options_free(clprim_options *o);
+
+/* One kernel file built for one shape: -DWG and -DITEMS come from `shape`, and
+ * so does the local size every pass of it is launched with. `purpose` names
+ * the call in messages ("scan", "radix sort"). */
+typedef struct {
+    const char *purpose;
+    const char *file;
+    clprim_tuning shape;
+    clprim_options options;
+} clprim_program;
+
+/* Starts p's options with the type (TYPE_NONE when NULL), the operator (none
+ * when op < 0), the shape and DEVICE_CPU on CPUs; a driver adds its own with
+ * clprim_options_add(&p->options, ...). Release with clprim_program_end. */
+void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
+                          const clprim_tuning *shape, const clprim_type_info *type, int op);
+void clprim_program_end(clprim_program *p);
+/* Builds (or loads) the program without making a kernel (clprim_prepare_program). */
+clprim_status clprim_program_prepare(clprim_context *ctx, const clprim_program *p);
+
+/* A kernel of a program, ready to enqueue at the program's shape. */
+typedef struct {
+    cl_kernel kernel;
+    const char *purpose, *kernel_name; /* for messages: "scan (reduce_chunks)" */
+    size_t local;
+} clprim_pass;
+clprim_status clprim_pass_of(clprim_context *ctx, const clprim_program *p, const char *kernel, clprim_pass *pass);
 
 typedef struct {
     size_t size;
@@ -289,14 +339,40 @@ typedef struct {
 #define CLPRIM_ARG(x) ((clprim_arg){sizeof(x), &(x)})
 #define CLPRIM_LOCAL(bytes) ((clprim_arg){(bytes), NULL})
 
-/* Sets the arguments and enqueues `groups` work-groups of the tuned size. The
- * event of the launch goes to *event when event is not NULL. */
+/* Sets the arguments and enqueues `groups` work-groups of pass->local. The
+ * launch's event goes to *event when event is not NULL. */
+clprim_status clprim_enqueue_pass(clprim_context *ctx, const clprim_pass *pass, size_t groups,
+                                  const clprim_arg *args, size_t nargs, cl_event *event);
+/* The same with the arguments listed in place and counted by the compiler:
+ * CLPRIM_ENQUEUE(ctx, &pass, groups, event, CLPRIM_ARG(buf), CLPRIM_ARG(n)). */
+#define CLPRIM_ENQUEUE(ctx, pass, groups, event, ...)                                          \
+    clprim_enqueue_pass((ctx), (pass), (groups), (const clprim_arg[]){__VA_ARGS__},            \
+                        sizeof((const clprim_arg[]){__VA_ARGS__}) / sizeof(clprim_arg), (event))
+
+/* Work-groups for an element-wise pass over n elements (clearing, copying):
+ * one work-item an element, at most four times the shape's grid. */
+size_t clprim_fill_groups(const clprim_tuning *shape, size_t n);
+
+/* Scratch as consecutive parts, each starting on a CLPRIM_SCRATCH_ALIGN
+ * boundary (a sub-buffer's origin and every element type stay aligned). */
+#define CLPRIM_SCRATCH_ALIGN 256
+typedef struct {
+    size_t bytes;
+    int overflow;
+} clprim_layout;
+/* Reserves `bytes` and returns where they start. */
+size_t clprim_layout_part(clprim_layout *l, size_t bytes);
+/* The context's scratch, of at least l->bytes (CLPRIM_OUT_OF_MEMORY on overflow). */
+clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, const clprim_layout *l, cl_mem *buf);
+
+/* Transition only (plan.c): the helpers the drivers used before passes. */
+void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf, size_t size);
 clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
                             const clprim_arg *args, size_t nargs, cl_event *event);
-/* The same with work-groups of `local` work-items, for kernels built for a
- * shape of their own (the radix sort's). */
 clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
                                    size_t local, const clprim_arg *args, size_t nargs, cl_event *event);
+
+/* ---- Events and profiling (launch.c) ---- */
 
 /* Device time of the calls made between begin and end, from the first kernel's
  * start to the last one's end (waits for them). For benchmarks. */
@@ -337,6 +413,10 @@ typedef struct {
 } clprim_split;
 
 clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n);
+
+/* SEED_NONE, SEED_FOLD or SEED_SCANNED (cl/constants.h): where each of the
+ * split's work-groups finds the combination of the chunks before it. */
+int clprim_seed_mode(const clprim_tuning *tuning, const clprim_split *split);
 
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);

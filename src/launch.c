@@ -1,42 +1,5 @@
-/* Setting a kernel's arguments and enqueueing it on the context's queue. */
+/* Event wait lists, empty calls and profiling on the context's queue. */
 #include "internal.h"
-
-clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                            const clprim_arg *args, size_t nargs, cl_event *event)
-{
-    return clprim_launch_shaped(ctx, kernel, what, groups, ctx->tuning.work_group_size, args, nargs, event);
-}
-
-clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event)
-{
-    for (size_t i = 0; i < nargs; i++) {
-        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS)
-            return clprim_fail_cl(ctx, err, "%s: setting argument %zu", what, i);
-    }
-    size_t global = groups * local;
-    cl_event kept = NULL;
-    int keep = ctx->profiling && ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
-    cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL,
-                                        event || keep ? &kept : NULL);
-    if (err == CL_SUCCESS && keep) {
-        clRetainEvent(kept);
-        ctx->profiled[ctx->nprofiled++] = kept;
-    }
-    if (err == CL_SUCCESS && event)
-        *event = kept;
-    else if (kept)
-        clReleaseEvent(kept);
-    if (err == CL_INVALID_WORK_GROUP_SIZE)
-        return clprim_fail_cl(ctx, err,
-                              "%s: the device refused work-groups of %zu (see clprim_set_tuning or "
-                              "$CLPRIM_TUNING)",
-                              what, local);
-    if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "%s: enqueueing %zu work-groups of %zu", what, groups, local);
-    return CLPRIM_SUCCESS;
-}
 
 clprim_status clprim_check_wait_list(clprim_context *ctx, const char *function, cl_uint num_events,
                                      const cl_event *wait_list)

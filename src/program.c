@@ -261,15 +261,3 @@ void clprim_release_programs(clprim_context *ctx)
         free(e);
     }
 }
-
-void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf,
-                           size_t size)
-{
-    static const char *const op_defines[] = {[CLPRIM_SUM] = "OP_SUM", [CLPRIM_MIN] = "OP_MIN",
-                                             [CLPRIM_MAX] = "OP_MAX"};
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s-D%s%s%s -DWG=%zu -DITEMS=%zu%s", used ? " " : "",
-             type ? type->define : "TYPE_NONE", op >= 0 ? " -D" : "", op >= 0 ? op_defines[op] : "",
-             ctx->tuning.work_group_size, ctx->tuning.items_per_thread,
-             (ctx->device_type & CL_DEVICE_TYPE_CPU) ? " -DDEVICE_CPU" : "");
-}

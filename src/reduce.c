@@ -50,31 +50,32 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
         return s;
     }
 
-    char options[256] = "";
-    clprim_kernel_options(ctx, type, (int)op, options, sizeof options);
-    cl_kernel reduce;
-    s = clprim_get_kernel(ctx, "reduce.cl", options, "reduce_chunks", &reduce);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    clprim_split split = clprim_split_range(&ctx->tuning, n);
+    /* Plan: one partial per work-group, then, with several, one group folding
+     * them into the slot after them. */
+    const clprim_tuning *shape = &ctx->tuning;
+    const clprim_split split = clprim_split_range(shape, n);
+    const cl_ulong count = n, src_offset = offset, partials = 0, groups = split.groups;
+    const cl_ulong answer = split.groups > 1 ? split.groups : 0;
+    clprim_layout layout = {0, 0};
+    clprim_layout_part(&layout, (split.groups + 1) * type->size);
+
+    clprim_program program;
+    clprim_program_begin(ctx, &program, "reduce", "reduce.cl", shape, type, (int)op);
+    clprim_pass reduce;
+    s = clprim_pass_of(ctx, &program, "reduce_chunks", &reduce);
+    clprim_program_end(&program);
     cl_mem scratch;
-    s = clprim_scratch(ctx, (split.groups + 1) * type->size, &scratch);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_layout_scratch(ctx, "reduce", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
 
-    cl_ulong count = n, src_offset = offset, partials = 0, answer = split.groups > 1 ? split.groups : 0;
-    const clprim_arg pass1[] = {CLPRIM_ARG(src),         CLPRIM_ARG(src_offset), CLPRIM_ARG(count),
-                                CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),    CLPRIM_ARG(partials)};
-    s = clprim_launch(ctx, reduce, "reduce pass 1 (reduce_chunks)", split.groups, pass1, 6, NULL);
-    if (s == CLPRIM_SUCCESS && split.groups > 1) {
-        /* One work-group folds the partials; its chunk covers them all. */
-        cl_ulong groups = split.groups;
-        const clprim_arg pass2[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(groups),
-                                    CLPRIM_ARG(groups),  CLPRIM_ARG(scratch),  CLPRIM_ARG(answer)};
-        s = clprim_launch(ctx, reduce, "reduce pass 2 (reduce_chunks)", 1, pass2, 6, NULL);
-    }
+    if (s == CLPRIM_SUCCESS)
+        s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
+    if (s == CLPRIM_SUCCESS && split.groups > 1) /* the folding group's chunk covers every partial */
+        s = CLPRIM_ENQUEUE(ctx, &reduce, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(groups),
+                           CLPRIM_ARG(groups), CLPRIM_ARG(scratch), CLPRIM_ARG(answer));
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_int err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, answer * type->size, type->size, result, 0,

@@ -9,14 +9,6 @@
  * Kernel launches order the passes: no work-group ever waits on another. */
 #include "internal.h"
 
-/* Each level's partials start on their own 256-byte boundary. */
-#define SCRATCH_ALIGN 256
-
-static size_t align_up(size_t x)
-{
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-}
-
 clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n)
 {
     size_t tile = tuning->work_group_size * tuning->items_per_thread;
@@ -34,10 +26,10 @@ clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n)
     return split;
 }
 
-/* Seed modes of scan_chunks (cl/scan.cl). */
-enum { SEED_NONE, SEED_FOLD, SEED_SCANNED };
-
-static int seed_mode(const clprim_tuning *tuning, const clprim_split *split)
+/* Where each work-group's seed comes from (cl/constants.h): nothing for one
+ * group, its own fold of the partials while they fit one tile, else the scan
+ * of the partials. */
+int clprim_seed_mode(const clprim_tuning *tuning, const clprim_split *split)
 {
     if (split->groups == 1)
         return SEED_NONE;
@@ -46,15 +38,15 @@ static int seed_mode(const clprim_tuning *tuning, const clprim_split *split)
 
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size)
 {
-    size_t bytes = 0;
+    clprim_layout layout = {0, 0};
     for (;;) {
         clprim_split s = clprim_split_range(tuning, n);
-        int mode = seed_mode(tuning, &s);
+        int mode = clprim_seed_mode(tuning, &s);
         if (mode == SEED_NONE)
-            return bytes;
-        bytes += align_up(s.groups * elem_size);
+            return layout.bytes;
+        clprim_layout_part(&layout, s.groups * elem_size);
         if (mode == SEED_FOLD)
-            return bytes;
+            return layout.bytes;
         n = s.groups;
     }
 }
@@ -64,35 +56,40 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
                                  cl_event *event)
 {
-    char options[256] = "";
-    clprim_kernel_options(ctx, type, (int)op, options, sizeof options);
-    cl_kernel reduce, scan;
-    clprim_status s = clprim_get_kernel(ctx, "reduce.cl", options, "reduce_chunks", &reduce);
+    /* Plan: the split of n under the context's tuning, and where this level's
+     * partials go. */
+    const clprim_tuning *shape = &ctx->tuning;
+    const clprim_split split = clprim_split_range(shape, n);
+    const cl_int excl = exclusive != 0, mode = clprim_seed_mode(shape, &split);
+    clprim_layout layout = {scratch_offset, 0};
+    const cl_ulong partials = clprim_layout_part(&layout, split.groups * type->size) / type->size; /* elements */
+
+    clprim_program reduce_cl, scan_cl;
+    clprim_program_begin(ctx, &reduce_cl, "scan", "reduce.cl", shape, type, (int)op);
+    clprim_program_begin(ctx, &scan_cl, "scan", "scan.cl", shape, type, (int)op);
+    clprim_pass reduce, scan;
+    clprim_status s = clprim_pass_of(ctx, &reduce_cl, "reduce_chunks", &reduce);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "scan.cl", options, "scan_chunks", &scan);
+        s = clprim_pass_of(ctx, &scan_cl, "scan_chunks", &scan);
+    clprim_program_end(&reduce_cl);
+    clprim_program_end(&scan_cl);
+
+    /* Enqueue: the partials, their scan (a level down) when there are many,
+     * then the scan of each chunk from its seed. */
+    const cl_ulong count = n;
+    if (s == CLPRIM_SUCCESS && mode != SEED_NONE) {
+        s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
+        if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
+            s = clprim_scan_device(ctx, type, op, 1, scratch, partials, scratch, partials, split.groups, scratch,
+                                   layout.bytes, NULL);
+    }
     if (s != CLPRIM_SUCCESS)
         return s;
-
-    clprim_split split = clprim_split_range(&ctx->tuning, n);
-    cl_ulong count = n;
-    cl_int excl = exclusive != 0, mode = seed_mode(&ctx->tuning, &split);
-    cl_ulong partials = scratch_offset / type->size; /* in elements */
-    if (mode != SEED_NONE) {
-        const clprim_arg pass1[] = {CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(count),
-                                    CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials)};
-        s = clprim_launch(ctx, reduce, "scan pass 1 (reduce_chunks)", split.groups, pass1, 6, NULL);
-        if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
-            s = clprim_scan_device(ctx, type, op, 1, scratch, partials, scratch, partials, split.groups,
-                                   scratch, scratch_offset + align_up(split.groups * type->size), NULL);
-        if (s != CLPRIM_SUCCESS)
-            return s;
-    }
     cl_mem seeds = mode != SEED_NONE ? scratch : src; /* unread without seeds, but must be a buffer */
-    const clprim_arg pass3[] = {CLPRIM_ARG(src),         CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
-                                CLPRIM_ARG(dst_offset),  CLPRIM_ARG(count),      CLPRIM_ARG(split.chunk),
-                                CLPRIM_ARG(seeds),       CLPRIM_ARG(partials),   CLPRIM_ARG(mode),
-                                CLPRIM_ARG(excl)};
-    return clprim_launch(ctx, scan, "scan pass 3 (scan_chunks)", split.groups, pass3, 10, event);
+    return CLPRIM_ENQUEUE(ctx, &scan, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
+                          CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(seeds),
+                          CLPRIM_ARG(partials), CLPRIM_ARG(mode), CLPRIM_ARG(excl));
 }
 
 clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int exclusive, cl_mem src,

@@ -1,0 +1,35 @@
+/* Numbers the host and the kernels must agree on: included by the library's C
+ * files (src/internal.h) and by cl/common.cl, so each is written once. Plain
+ * preprocessor definitions only: both languages read them. */
+#ifndef CLPRIM_CONSTANTS_H
+#define CLPRIM_CONSTANTS_H
+
+/* Where a scan or compaction work-group's seed comes from (scan.c, compact.c):
+ * one chunk needs none; few partials are folded by each group itself; many are
+ * scanned by a pass of their own first. */
+#define SEED_NONE 0
+#define SEED_FOLD 1
+#define SEED_SCANNED 2
+
+/* Radix sort: bits a pass, digits, and the most passes (64-bit keys). */
+#define RADIX_BITS 8
+#define RADIX 256
+#define MAX_PASSES 8
+
+/* Threshold: which channel a histogram counts, and what happens to rejected
+ * pixels (clprim.h's modes, in the kernels' numbering). */
+#define CHANNEL_R 0
+#define CHANNEL_G 1
+#define CHANNEL_B 2
+#define CHANNEL_A 3
+#define CHANNEL_GREY 4
+#define CHANNEL_ALL 5
+#define MODE_KEEP 0
+#define MODE_YELLOW 1
+#define MODE_REINSERT 2
+
+/* Levels of an 8-bit channel (its histogram's bins), and the most colours of k-means. */
+#define CHANNEL_LEVELS 256
+#define KMEANS_MAX_K 256
+
+#endif

@@ -1,0 +1,172 @@
+/* What every driver's plan and enqueue steps share: build options that grow,
+ * the shape a program is built with and its kernels are launched at, scratch
+ * laid out in aligned parts, and launches whose argument counts are derived. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Build options ---- */
+
+void clprim_options_add(clprim_options *o, const char *fmt, ...)
+{
+    if (o->out_of_memory)
+        return;
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    const int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    const size_t need = o->length + (o->length ? 1 : 0) + (size_t)(len > 0 ? len : 0) + 1;
+    if (len < 0 || need > o->capacity) {
+        size_t capacity = o->capacity ? o->capacity : 256;
+        while (capacity < need)
+            capacity *= 2;
+        char *text = len < 0 ? NULL : realloc(o->text, capacity);
+        if (!text) {
+            o->out_of_memory = 1;
+            va_end(again);
+            return;
+        }
+        o->text = text;
+        o->capacity = capacity;
+    }
+    if (o->length)
+        o->text[o->length++] = ' ';
+    vsnprintf(o->text + o->length, o->capacity - o->length, fmt, again);
+    va_end(again);
+    o->length += (size_t)len;
+}
+
+const char *clprim_options_text(const clprim_options *o)
+{
+    return o->text ? o->text : "";
+}
+
+void clprim_options_free(clprim_options *o)
+{
+    free(o->text);
+    *o = (clprim_options){0};
+}
+
+/* ---- Programs and passes ---- */
+
+void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
+                          const clprim_tuning *shape, const clprim_type_info *type, int op)
+{
+    static const char *const op_defines[] = {[CLPRIM_SUM] = "OP_SUM", [CLPRIM_MIN] = "OP_MIN",
+                                             [CLPRIM_MAX] = "OP_MAX"};
+    *p = (clprim_program){.purpose = purpose, .file = file, .shape = *shape};
+    clprim_options_add(&p->options, "-D%s", type ? type->define : "TYPE_NONE");
+    if (op >= 0)
+        clprim_options_add(&p->options, "-D%s", op_defines[op]);
+    clprim_options_add(&p->options, "-DWG=%zu -DITEMS=%zu", shape->work_group_size, shape->items_per_thread);
+    if (ctx->device_type & CL_DEVICE_TYPE_CPU)
+        clprim_options_add(&p->options, "-DDEVICE_CPU");
+}
+
+void clprim_program_end(clprim_program *p)
+{
+    clprim_options_free(&p->options);
+}
+
+clprim_status clprim_program_prepare(clprim_context *ctx, const clprim_program *p)
+{
+    if (p->options.out_of_memory)
+        return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: out of host memory for the build options of %s",
+                           p->purpose, p->file);
+    return clprim_prepare_program(ctx, p->file, clprim_options_text(&p->options));
+}
+
+clprim_status clprim_pass_of(clprim_context *ctx, const clprim_program *p, const char *kernel, clprim_pass *pass)
+{
+    *pass = (clprim_pass){.purpose = p->purpose, .kernel_name = kernel, .local = p->shape.work_group_size};
+    if (p->options.out_of_memory)
+        return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: out of host memory for the build options of %s",
+                           p->purpose, p->file);
+    return clprim_get_kernel(ctx, p->file, clprim_options_text(&p->options), kernel, &pass->kernel);
+}
+
+clprim_status clprim_enqueue_pass(clprim_context *ctx, const clprim_pass *pass, size_t groups,
+                                  const clprim_arg *args, size_t nargs, cl_event *event)
+{
+    for (size_t i = 0; i < nargs; i++) {
+        cl_int err = clSetKernelArg(pass->kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS)
+            return clprim_fail_cl(ctx, err, "%s (%s): setting argument %zu", pass->purpose, pass->kernel_name, i);
+    }
+    size_t local = pass->local, global = groups * local;
+    cl_event kept = NULL;
+    int keep = ctx->profiling && ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, pass->kernel, 1, NULL, &global, &local, 0, NULL,
+                                        event || keep ? &kept : NULL);
+    if (err == CL_SUCCESS && keep) {
+        clRetainEvent(kept);
+        ctx->profiled[ctx->nprofiled++] = kept;
+    }
+    if (err == CL_SUCCESS && event)
+        *event = kept;
+    else if (kept)
+        clReleaseEvent(kept);
+    if (err == CL_INVALID_WORK_GROUP_SIZE)
+        return clprim_fail_cl(ctx, err,
+                              "%s (%s): the device refused work-groups of %zu (see clprim_set_tuning or "
+                              "$CLPRIM_TUNING)",
+                              pass->purpose, pass->kernel_name, local);
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "%s (%s): enqueueing %zu work-groups of %zu", pass->purpose,
+                              pass->kernel_name, groups, local);
+    return CLPRIM_SUCCESS;
+}
+
+size_t clprim_fill_groups(const clprim_tuning *shape, size_t n)
+{
+    const size_t wg = shape->work_group_size, wanted = n / wg + (n % wg != 0), most = shape->groups * 4;
+    const size_t groups = wanted < most ? wanted : most;
+    return groups ? groups : 1;
+}
+
+/* ---- Scratch ---- */
+
+size_t clprim_layout_part(clprim_layout *l, size_t bytes)
+{
+    const size_t at = l->bytes;
+    const size_t rounded = bytes + (CLPRIM_SCRATCH_ALIGN - 1);
+    if (rounded < bytes || at > SIZE_MAX - rounded / CLPRIM_SCRATCH_ALIGN * CLPRIM_SCRATCH_ALIGN)
+        l->overflow = 1;
+    else
+        l->bytes = at + rounded / CLPRIM_SCRATCH_ALIGN * CLPRIM_SCRATCH_ALIGN;
+    return at;
+}
+
+clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, const clprim_layout *l, cl_mem *buf)
+{
+    if (l->overflow)
+        return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: the scratch it needs overflows size_t", purpose);
+    return clprim_scratch(ctx, l->bytes, buf);
+}
+
+/* ---- Transition: the old launch helpers, until every driver is on passes ---- */
+
+void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf, size_t size)
+{
+    clprim_program p;
+    clprim_program_begin(ctx, &p, "", "", &ctx->tuning, type, op);
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", used ? " " : "", clprim_options_text(&p.options));
+    clprim_program_end(&p);
+}
+
+clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
+                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event)
+{
+    const clprim_pass pass = {kernel, what, "", local};
+    return clprim_enqueue_pass(ctx, &pass, groups, args, nargs, event);
+}
+
+clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
+                            const clprim_arg *args, size_t nargs, cl_event *event)
+{
+    return clprim_launch_shaped(ctx, kernel, what, groups, ctx->tuning.work_group_size, args, nargs, event);
+}
