@@ -20,41 +20,48 @@
 #define PAD(i) ((i) + (i) / 32)
 #define PADDED_TILE (TILE + TILE / 32)
 
-/* T: the element; U: the unsigned type sums wrap in; AS_T: bits of U back to T. */
+/* T: the element; U: the unsigned type sums wrap in; AS_T: bits of U back to T;
+ * FROM_BITS: an element from its bits in an integer (the host passes them). */
 #if defined(TYPE_INT32)
 #define T int
 #define U uint
 #define AS_T(x) as_int(x)
+#define FROM_BITS(x) as_int((uint)(x))
 #define T_LOWEST INT_MIN
 #define T_HIGHEST INT_MAX
 #elif defined(TYPE_UINT32)
 #define T uint
 #define U uint
 #define AS_T(x) (x)
+#define FROM_BITS(x) ((uint)(x))
 #define T_LOWEST 0u
 #define T_HIGHEST UINT_MAX
 #elif defined(TYPE_INT64)
 #define T long
 #define U ulong
 #define AS_T(x) as_long(x)
+#define FROM_BITS(x) as_long((ulong)(x))
 #define T_LOWEST LONG_MIN
 #define T_HIGHEST LONG_MAX
 #elif defined(TYPE_UINT64)
 #define T ulong
 #define U ulong
 #define AS_T(x) (x)
+#define FROM_BITS(x) ((ulong)(x))
 #define T_LOWEST 0ul
 #define T_HIGHEST ULONG_MAX
 #elif defined(TYPE_UINT8)
 #define T uchar
 #define U uchar
 #define AS_T(x) (x)
+#define FROM_BITS(x) ((uchar)(x))
 #define T_LOWEST ((uchar)0)
 #define T_HIGHEST ((uchar)UCHAR_MAX)
 #elif defined(TYPE_FLOAT)
 #define T float
 #define U float
 #define AS_T(x) (x)
+#define FROM_BITS(x) as_float((uint)(x))
 #define T_IS_FLOAT
 #define T_LOWEST (-INFINITY)
 #define T_HIGHEST INFINITY
@@ -63,6 +70,7 @@
 #define T double
 #define U double
 #define AS_T(x) (x)
+#define FROM_BITS(x) as_double((ulong)(x))
 #define T_IS_FLOAT
 #define T_LOWEST (-(double)INFINITY)
 #define T_HIGHEST ((double)INFINITY)
@@ -99,6 +107,18 @@
 #define IDENTITY T_LOWEST
 #define COMBINE(a, b) max((a), (b))
 #endif
+#elif defined(OP_USER)
+/* The caller's operator (clprim_operator): USER_COMBINE, its expression over a
+ * and b as the library parsed and wrote it out, and USER_IDENTITY, the bits of
+ * its identity, which is also what combining nothing gives. */
+#include "expression.cl"
+T user_combine(const T a, const T b)
+{
+    return (T)(USER_COMBINE);
+}
+#define IDENTITY FROM_BITS(USER_IDENTITY)
+#define EMPTY_RESULT IDENTITY
+#define COMBINE(a, b) user_combine((a), (b))
 #endif
 
 /* Work-group building blocks, written once for any value type V, operator

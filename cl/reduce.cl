@@ -3,7 +3,7 @@
 #include "common.cl"
 
 #ifndef COMBINE
-#error "reduce.cl needs an operator: define OP_SUM, OP_MIN or OP_MAX"
+#error "reduce.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
 #endif
 
 /* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into

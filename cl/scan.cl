@@ -3,7 +3,7 @@
 #include "common.cl"
 
 #ifndef COMBINE
-#error "scan.cl needs an operator: define OP_SUM, OP_MIN or OP_MAX"
+#error "scan.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
 #endif
 
 /* seed_mode (constants.h): SEED_NONE, one chunk, the whole input; SEED_FOLD,

@@ -246,6 +246,46 @@ CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clpri
                                        cl_mem src, size_t offset, size_t n, void *result,
                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
+/* An operator of the caller's, for clprim_scan_op and clprim_reduce_op.
+ *   combine   an OpenCL C expression over a and b, two elements of the array's
+ *             type (int, uint, long, ulong, float, double, uchar), giving the
+ *             combination of a (the earlier elements) with b (the later ones):
+ *             "a * b", "max(a, b)", "(a & 0xff) + b". The grammar, the limits
+ *             and the messages are those of clprim_predicate's expression, with
+ *             a and b as the only names; the value is converted to the element
+ *             type (so uchar sums wrap). Like every kernel, the compiled
+ *             program is cached in memory and on disk, keyed by the expression.
+ *   identity  one element of the array's type with combine(identity, x) == x
+ *             (and combine(x, identity) == x): where each work-group starts,
+ *             element 0 of an exclusive scan and the reduction of n == 0.
+ * The operator must be associative: the elements are combined in a tree whose
+ * shape depends on the device and the tuning. For one that is not (float
+ * addition, strictly), the result is unspecified but the same bits on every
+ * run with the same device and tuning. Built-in SUM, MIN and MAX run through the
+ * same kernels; "a + b" with identity 0 gives the same bits as CLPRIM_SUM. */
+typedef struct {
+    const char *combine;
+    const void *identity;
+} clprim_operator;
+
+/* clprim_scan with the caller's operator: dst[i] = src[0] op ... op src[i]
+ * (inclusive), or the identity op src[0] op ... op src[i - 1] (exclusive, so
+ * dst[0] is the identity). Buffers, overlaps, in place, events as clprim_scan.
+ * Errors: NULL op, NULL identity, a NULL, empty or refused combine:
+ * CLPRIM_INVALID_ARGUMENT naming op->combine; an expression the compiler
+ * rejects: CLPRIM_BUILD_FAILED with its log. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_scan_op(clprim_context *ctx, clprim_type t, const clprim_operator *op,
+                                        int exclusive, cl_mem src, size_t src_offset, cl_mem dst,
+                                        size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+
+/* clprim_reduce with the caller's operator: blocking, one element of type t to
+ * *result; n == 0 gives the identity. Errors as clprim_scan_op; *result is
+ * written only on success. */
+CLPRIM_API clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_operator *op,
+                                          cl_mem src, size_t offset, size_t n, void *result,
+                                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+
 /* ---- Stream compaction ------------------------------------------------- */
 
 /* Which elements a compaction keeps. */

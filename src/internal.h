@@ -418,11 +418,35 @@ clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n);
  * split's work-groups finds the combination of the chunks before it. */
 int clprim_seed_mode(const clprim_tuning *tuning, const clprim_split *split);
 
+/* ---- Operators (operator.c) ---- */
+
+/* An operator as the kernels take it: built-in (builtin >= 0, a clprim_op) or
+ * the caller's (builtin -1): its expression parsed and written out for -D, and
+ * the identity's bytes. */
+typedef struct {
+    int builtin;
+    char *expression;
+    uint64_t identity;
+} clprim_combine;
+clprim_combine clprim_combine_builtin(clprim_op op);
+/* Checks and parses a caller's operator for elements of t (a checked type);
+ * the messages name op->combine and op->identity. Free with clprim_combine_free. */
+clprim_status clprim_combine_user(clprim_context *ctx, clprim_type t, const clprim_operator *op,
+                                  clprim_combine *c);
+void clprim_combine_free(clprim_combine *c);
+/* clprim_program_begin with the operator's options. */
+void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
+                            const clprim_tuning *shape, const clprim_type_info *type, const clprim_combine *c);
+
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);
 
 /* The scan without argument checks, for drivers that scan their own counts. Uses
  * scratch from byte `scratch_offset`, which the caller has reserved. */
+clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
+                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
+                                  size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event);
+/* The same with a built-in operator. */
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,

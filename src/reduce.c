@@ -26,30 +26,11 @@ static void write_empty_result(clprim_type t, clprim_op op, void *out)
     }
 }
 
-clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
-                            size_t n, void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
+/* The passes of a reduction of n > 0 elements, its value read back to *result. */
+static clprim_status reduce_device(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
+                                   cl_mem src, size_t offset, size_t n, void *result, cl_uint num_events_in_wait_list,
+                                   const cl_event *event_wait_list)
 {
-    const clprim_type_info *type;
-    CLPRIM_ENTER(s, ctx, "clprim_reduce");
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_op(ctx, op);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
-    if (s == CLPRIM_SUCCESS && !result)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_wait_list(ctx, "clprim_reduce", num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    if (n == 0) {
-        s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
-        if (s == CLPRIM_SUCCESS)
-            write_empty_result(t, op, result);
-        return s;
-    }
-
     /* Plan: one partial per work-group, then, with several, one group folding
      * them into the slot after them. */
     const clprim_tuning *shape = &ctx->tuning;
@@ -60,9 +41,9 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
     clprim_layout_part(&layout, (split.groups + 1) * type->size);
 
     clprim_program program;
-    clprim_program_begin(ctx, &program, "reduce", "reduce.cl", shape, type, (int)op);
+    clprim_combine_program(ctx, &program, "reduce", "reduce.cl", shape, type, c);
     clprim_pass reduce;
-    s = clprim_pass_of(ctx, &program, "reduce_chunks", &reduce);
+    clprim_status s = clprim_pass_of(ctx, &program, "reduce_chunks", &reduce);
     clprim_program_end(&program);
     cl_mem scratch;
     if (s == CLPRIM_SUCCESS)
@@ -83,4 +64,58 @@ clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "reading the reduction back");
     return CLPRIM_SUCCESS;
+}
+
+/* clprim_reduce and clprim_reduce_op: the checks, then the passes. */
+static clprim_status reduce_call(clprim_context *ctx, const char *function, clprim_type t, clprim_op op,
+                                 int user_op, const clprim_operator *user, cl_mem src, size_t offset, size_t n,
+                                 void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
+{
+    const clprim_type_info *type;
+    clprim_combine c = clprim_combine_builtin(op);
+    CLPRIM_ENTER(s, ctx, function);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_type(ctx, t, &type);
+    if (s == CLPRIM_SUCCESS)
+        s = user_op ? clprim_combine_user(ctx, t, user, &c) : clprim_check_op(ctx, op);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
+    if (s == CLPRIM_SUCCESS && !result)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS && n > 0) {
+        s = reduce_device(ctx, type, &c, src, offset, n, result, num_events_in_wait_list, event_wait_list);
+    } else if (s == CLPRIM_SUCCESS) {
+        /* Nothing to combine; a caller's operator must still compile. */
+        clprim_program program;
+        if (user_op) {
+            clprim_combine_program(ctx, &program, "reduce", "reduce.cl", &ctx->tuning, type, &c);
+            s = clprim_program_prepare(ctx, &program);
+            clprim_program_end(&program);
+        }
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
+        if (s == CLPRIM_SUCCESS && user_op)
+            memcpy(result, user->identity, type->size);
+        else if (s == CLPRIM_SUCCESS)
+            write_empty_result(t, op, result);
+    }
+    clprim_combine_free(&c);
+    return s;
+}
+
+clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
+                            size_t n, void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
+{
+    return reduce_call(ctx, "clprim_reduce", t, op, 0, NULL, src, offset, n, result, num_events_in_wait_list,
+                       event_wait_list);
+}
+
+clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_operator *op, cl_mem src,
+                               size_t offset, size_t n, void *result, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list)
+{
+    return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, src, offset, n, result,
+                       num_events_in_wait_list, event_wait_list);
 }

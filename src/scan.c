@@ -51,10 +51,9 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
     }
 }
 
-clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
-                                 int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
-                                 cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                 cl_event *event)
+clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
+                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
+                                  size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event)
 {
     /* Plan: the split of n under the context's tuning, and where this level's
      * partials go. */
@@ -65,8 +64,8 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
     const cl_ulong partials = clprim_layout_part(&layout, split.groups * type->size) / type->size; /* elements */
 
     clprim_program reduce_cl, scan_cl;
-    clprim_program_begin(ctx, &reduce_cl, "scan", "reduce.cl", shape, type, (int)op);
-    clprim_program_begin(ctx, &scan_cl, "scan", "scan.cl", shape, type, (int)op);
+    clprim_combine_program(ctx, &reduce_cl, "scan", "reduce.cl", shape, type, c);
+    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", shape, type, c);
     clprim_pass reduce, scan;
     clprim_status s = clprim_pass_of(ctx, &reduce_cl, "reduce_chunks", &reduce);
     if (s == CLPRIM_SUCCESS)
@@ -81,8 +80,8 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
         s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
                            CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
         if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
-            s = clprim_scan_device(ctx, type, op, 1, scratch, partials, scratch, partials, split.groups, scratch,
-                                   layout.bytes, NULL);
+            s = clprim_scan_combine(ctx, type, c, 1, scratch, partials, scratch, partials, split.groups, scratch,
+                                    layout.bytes, NULL);
     }
     if (s != CLPRIM_SUCCESS)
         return s;
@@ -92,32 +91,68 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                           CLPRIM_ARG(partials), CLPRIM_ARG(mode), CLPRIM_ARG(excl));
 }
 
+clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op, int exclusive,
+                                 cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n,
+                                 cl_mem scratch, size_t scratch_offset, cl_event *event)
+{
+    const clprim_combine c = clprim_combine_builtin(op);
+    return clprim_scan_combine(ctx, type, &c, exclusive, src, src_offset, dst, dst_offset, n, scratch,
+                               scratch_offset, event);
+}
+
+/* clprim_scan and clprim_scan_op: the checks, then the levels. */
+static clprim_status scan_call(clprim_context *ctx, const char *function, clprim_type t, clprim_op op,
+                               int user_op, const clprim_operator *user, int exclusive, cl_mem src, size_t src_offset,
+                               cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event)
+{
+    const clprim_type_info *type;
+    clprim_region in, out;
+    clprim_combine c = clprim_combine_builtin(op);
+    CLPRIM_ENTER(s, ctx, function);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_type(ctx, t, &type);
+    if (s == CLPRIM_SUCCESS)
+        s = user_op ? clprim_combine_user(ctx, t, user, &c) : clprim_check_op(ctx, op);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_src_dst(ctx, function, "src", &src, &src_offset, "dst", dst, dst_offset, n, type->size,
+                                 &in, &out);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
+
+    /* An operator that does not compile fails before anything is enqueued,
+     * also when n == 0. */
+    clprim_program program;
+    if (s == CLPRIM_SUCCESS && user_op) {
+        clprim_combine_program(ctx, &program, "scan", "scan.cl", &ctx->tuning, type, &c);
+        s = clprim_program_prepare(ctx, &program);
+        clprim_program_end(&program);
+    }
+    cl_mem scratch = NULL;
+    if (s == CLPRIM_SUCCESS && n > 0)
+        s = clprim_scratch(ctx, clprim_scan_scratch_bytes(&ctx->tuning, n, type->size), &scratch);
+    if (s == CLPRIM_SUCCESS && n == 0)
+        s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+    else if (s == CLPRIM_SUCCESS)
+        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS && n > 0)
+        s = clprim_scan_combine(ctx, type, &c, exclusive, src, src_offset, dst, dst_offset, n, scratch, 0, event);
+    clprim_combine_free(&c);
+    return s;
+}
+
 clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int exclusive, cl_mem src,
                           size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
                           const cl_event *event_wait_list, cl_event *event)
 {
-    const clprim_type_info *type;
-    clprim_region in, out;
-    CLPRIM_ENTER(s, ctx, "clprim_scan");
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_op(ctx, op);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, "clprim_scan", "src", &src, &src_offset, "dst", dst, dst_offset, n,
-                                 type->size, &in, &out);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_wait_list(ctx, "clprim_scan", num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    if (n == 0)
-        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+    return scan_call(ctx, "clprim_scan", t, op, 0, NULL, exclusive, src, src_offset, dst, dst_offset, n,
+                     num_events_in_wait_list, event_wait_list, event);
+}
 
-    cl_mem scratch;
-    s = clprim_scratch(ctx, clprim_scan_scratch_bytes(&ctx->tuning, n, type->size), &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    return clprim_scan_device(ctx, type, op, exclusive, src, src_offset, dst, dst_offset, n, scratch, 0, event);
+clprim_status clprim_scan_op(clprim_context *ctx, clprim_type t, const clprim_operator *op, int exclusive,
+                             cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t n,
+                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return scan_call(ctx, "clprim_scan_op", t, CLPRIM_SUM, 1, op, exclusive, src, src_offset, dst, dst_offset, n,
+                     num_events_in_wait_list, event_wait_list, event);
 }
