@@ -39,8 +39,14 @@ static int levels_of(const clprim_tuning *t, size_t n)
     return levels;
 }
 
-static int parse_op(const char *s, clprim_op *op)
+/* "sum", "min", "max", or "user-sum" ...: the same operator written as a
+ * caller's expression (clprim_scan_op, clprim_reduce_op), checked against the
+ * same reference. */
+static int parse_op(const char *s, clprim_op *op, int *user)
 {
+    *user = !strncmp(s, "user-", 5);
+    if (*user)
+        s += 5;
     for (int i = 0; i < REFERENCE_OP_COUNT; i++)
         if (!strcmp(s, reference_op_name((clprim_op)i)))
             return *op = (clprim_op)i, 1;
@@ -74,7 +80,8 @@ int main(int argc, char **argv)
         return fail("the first argument is scan or reduce");
     clprim_type t;
     clprim_op op;
-    if (!reference_type_from_name(argv[2], &t) || !parse_op(argv[3], &op))
+    int user;
+    if (!reference_type_from_name(argv[2], &t) || !parse_op(argv[3], &op, &user))
         return fail("unknown type or operator");
     int arg = 4, exclusive = 0, in_place = 0;
     if (is_scan) {
@@ -137,8 +144,14 @@ int main(int argc, char **argv)
         return fail("clCreateBuffer failed");
 
     char msg[1024] = "";
+    unsigned char identity[8];
+    reference_empty_result(t, op, identity);
+    const int is_float = reference_type_is_float(t);
+    const char *const combine[] = {"a + b", is_float ? "fmin(a, b)" : "min(a, b)", is_float ? "fmax(a, b)" : "max(a, b)"};
+    const clprim_operator user_op = {combine[op], identity};
     if (is_scan) {
-        s = clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
+        s = user ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
+                 : clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
         if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
@@ -159,7 +172,8 @@ int main(int argc, char **argv)
         }
     } else {
         unsigned char result[16];
-        s = clprim_reduce(ctx, t, op, sbuf, before, n, result, 0, NULL);
+        s = user ? clprim_reduce_op(ctx, t, &user_op, sbuf, before, n, result, 0, NULL)
+                 : clprim_reduce(ctx, t, op, sbuf, before, n, result, 0, NULL);
         if (s != CLPRIM_SUCCESS) {
             fprintf(stderr, "oclgrind_cases: clprim_reduce: %s: %s\n", clprim_status_name(s),
                     clprim_last_error(ctx));

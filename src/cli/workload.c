@@ -242,6 +242,19 @@ static const workload_kind scan_exclusive = {"scan-exclusive",   scan_prepare,  
                                              scan_exclusive_cpu, whole_output_check, in_and_out_bytes,
                                              NULL,               scan_exclusive_openmp};
 
+/* The inclusive sum written as a caller's operator: what a user-defined
+ * operator costs beside the built-in one. */
+static clprim_status scan_user_sum_run(workload *w)
+{
+    static const unsigned char zero[8];
+    const clprim_operator add = {"a + b", zero};
+    return clprim_scan_op(w->ctx, w->type, &add, 0, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
+}
+
+static const workload_kind scan_user_sum = {"scan-op-sum",      scan_prepare,       scan_user_sum_run,
+                                            scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
+                                            NULL,               scan_inclusive_openmp};
+
 /* ---- Reduce ---- */
 
 static int reduce_prepare(workload *w)
@@ -896,7 +909,7 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 
 /* ---- The tables ---- */
 
-const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &reduce_sum, &compact_half,
+const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum, &compact_half,
                                                &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
                                                &box_sort, NULL};
 
