@@ -55,9 +55,11 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
     options[0] = '\0';
     clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
     s = prepare(ctx, s, "boxsort.cl", options);
-    for (int index32 = 0; index32 < 2; index32++) {
-        clprim_threshold_options(ctx, index32, options, sizeof options);
-        s = prepare(ctx, s, "threshold.cl", options);
+    for (int index32 = 0; index32 < 2 && s == CLPRIM_SUCCESS; index32++) {
+        clprim_program p;
+        clprim_threshold_program(ctx, index32, &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
     }
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
