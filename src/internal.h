@@ -184,8 +184,6 @@ const char *clprim_pixel_format_name(clprim_pixel_format format);
  * function is not NULL, then name the image ("src", "dst"). */
 clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
                                  const clprim_image *img, clprim_access access, clprim_image_layout *out);
-/* The build options of kmeans.cl for a pixel format, under the context's tuning. */
-void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format, char *options, size_t size);
 
 /* ---- Tuning (tuning.c) ---- */
 
@@ -432,6 +430,8 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
 
 /* threshold.cl, with 32-bit indexing or not. */
 void clprim_threshold_program(const clprim_context *ctx, int index32, clprim_program *p);
+/* kmeans.cl for a pixel format. */
+void clprim_kmeans_program(const clprim_context *ctx, clprim_pixel_format format, clprim_program *p);
 
 /* ---- Expressions (expression.c): callers' OpenCL C expressions ---- */
 

@@ -62,9 +62,11 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
         clprim_program_end(&p);
     }
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
-    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-        clprim_kmeans_options(ctx, formats[f], options, sizeof options);
-        s = prepare(ctx, s, "kmeans.cl", options);
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0] && s == CLPRIM_SUCCESS; f++) {
+        clprim_program p;
+        clprim_kmeans_program(ctx, formats[f], &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
     }
     return s;
 }
