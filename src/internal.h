@@ -432,6 +432,8 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
 void clprim_threshold_program(const clprim_context *ctx, int index32, clprim_program *p);
 /* kmeans.cl for a pixel format. */
 void clprim_kmeans_program(const clprim_context *ctx, clprim_pixel_format format, clprim_program *p);
+/* boxsort.cl (the box sort's sort is radix_sort.cl's). */
+void clprim_box_sort_program(const clprim_context *ctx, clprim_program *p);
 
 /* ---- Expressions (expression.c): callers' OpenCL C expressions ---- */
 

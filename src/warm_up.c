@@ -52,9 +52,12 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
             if (clprim_radix_sort_options(ctx, &spec, options, sizeof options))
                 s = prepare(ctx, s, "radix_sort.cl", options);
         }
-    options[0] = '\0';
-    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
-    s = prepare(ctx, s, "boxsort.cl", options);
+    if (s == CLPRIM_SUCCESS) {
+        clprim_program p;
+        clprim_box_sort_program(ctx, &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
+    }
     for (int index32 = 0; index32 < 2 && s == CLPRIM_SUCCESS; index32++) {
         clprim_program p;
         clprim_threshold_program(ctx, index32, &p);
