@@ -26,7 +26,6 @@
 #error "kmeans.cl needs -DDIMS (1 or 3)"
 #endif
 
-#define KMAX 256
 #define STRIDE (DIMS + 1) /* per cluster: the sums of its DIMS values, then its count */
 
 /* Adds to a work-group's local sums: integer atomics (exact in any order), or a
@@ -44,8 +43,8 @@ void kmeans_assign(__global const uchar *src, ulong src_offset, ulong pitch, uin
                    __global const float *centres, ulong centres_offset, uint k, __global uchar *labels,
                    ulong labels_offset, __global uint *partials, ulong partials_offset)
 {
-    __local float cent[KMAX * 4];
-    __local uint acc[KMAX * STRIDE];
+    __local float cent[KMEANS_MAX_K * 4];
+    __local uint acc[KMEANS_MAX_K * STRIDE];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0);
     const ulong begin = g * chunk;

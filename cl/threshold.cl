@@ -20,19 +20,8 @@
 /* The red-ratio test must give the same bits as a C loop: no fused multiply-add. */
 #pragma OPENCL FP_CONTRACT OFF
 
-#define MODE_KEEP 0
-#define MODE_YELLOW 1
-#define MODE_REINSERT 2
-
-#define CHANNEL_R 0
-#define CHANNEL_G 1
-#define CHANNEL_B 2
-#define CHANNEL_A 3
-#define CHANNEL_GREY 4
-#define CHANNEL_ALL 5
-
-#define MAX_BINS 256
-#define MAX_SLOTS (4 * MAX_BINS) /* ALL on RGBA8: four histograms */
+/* MODE_*, CHANNEL_* and CHANNEL_LEVELS (the most bins) are in constants.h. */
+#define MAX_SLOTS (4 * CHANNEL_LEVELS) /* ALL on RGBA8: four histograms */
 
 /* ---- The walk over a chunk ---- */
 
@@ -231,10 +220,10 @@ void histogram_image(__global const uchar *src, ulong src_offset, ulong src_pitc
         __global const uchar *s = src + (so + w.y * sp + w.x * bpp);
         if (channel == CHANNEL_ALL) {
             for (uint c = 0; c < nch; c++)
-                COUNT(c * bins + (uint)s[c] * bins / 256u);
+                COUNT(c * bins + (uint)s[c] * bins / CHANNEL_LEVELS);
         } else {
             const uint v = channel == CHANNEL_GREY ? grey_level(s, bpp) : (uint)s[channel];
-            COUNT(v * bins / 256u);
+            COUNT(v * bins / CHANNEL_LEVELS);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -279,10 +268,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void otsu_level(__global const uint *hist, ulong hist_offset, uint bins, __global uint *level,
                 ulong level_offset)
 {
-    __local uint h[MAX_BINS];
-    __local float num[MAX_BINS];
-    __local float den[MAX_BINS];
-    __local int valid[MAX_BINS];
+    __local uint h[CHANNEL_LEVELS];
+    __local float num[CHANNEL_LEVELS];
+    __local float den[CHANNEL_LEVELS];
+    __local int valid[CHANNEL_LEVELS];
     const uint lid = get_local_id(0);
     for (uint i = lid; i < bins; i += WG)
         h[i] = hist[hist_offset + i];
@@ -336,6 +325,6 @@ void otsu_level(__global const uint *hist, ulong hist_offset, uint bins, __globa
             if (total == 0)
                 best = (int)bins - 1;
         }
-        level[level_offset] = ((uint)(best + 1) * 256u - 1u) / bins;
+        level[level_offset] = ((uint)(best + 1) * CHANNEL_LEVELS - 1u) / bins;
     }
 }

@@ -14,11 +14,9 @@
 #include <math.h>
 #include <stdint.h>
 
-#define SCRATCH_ALIGN 256
-
-static size_t align_up(size_t x)
+void clprim_box_sort_program(const clprim_context *ctx, clprim_program *p)
 {
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
+    clprim_program_begin(ctx, p, "box sort", "boxsort.cl", &ctx->tuning, NULL, -1);
 }
 
 static clprim_status check_grid(clprim_context *ctx, const clprim_box_grid *grid, size_t *boxes)
@@ -85,34 +83,41 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    /* Scratch: ids, sorted ids, then the sort's own part; the scan of the box
-     * counts reuses the sort's part once the sort is done. */
+    /* Plan: the splits of the particles and of the box starts at the
+     * program's shape, the passes, and scratch: ids, sorted ids, then the
+     * sort's own part, which the scan of the box counts (at the context's
+     * tuning, as clprim_scan_device runs) reuses once the sort is done. Only
+     * the bits of the largest id take part in the sort. */
+    clprim_program program;
+    clprim_box_sort_program(ctx, &program);
+    const clprim_split split = clprim_split_range(&program.shape, n);
+    const clprim_split zsplit = clprim_split_range(&program.shape, boxes + 1);
+    clprim_pass zero, ids, ends, starts, gather = {0};
+    s = clprim_pass_of(ctx, &program, "box_zero", &zero);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, "box_ids", &ids);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, "box_run_ends", &ends);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, "box_run_starts", &starts);
+    if (s == CLPRIM_SUCCESS && sorted_positions)
+        s = clprim_pass_of(ctx, &program, "box_gather", &gather);
+    clprim_program_end(&program);
+
     const clprim_type_info *u32 = clprim_type_info_of(CLPRIM_UINT32);
-    const size_t ids_at = 0, sorted_at = align_up(n * 4), sort_at = sorted_at + align_up(n * 4);
-    /* Only the bits of the largest id take part in the sort. */
     unsigned bits = 1;
     while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
         bits++;
     const clprim_sort_spec by_id = {CLPRIM_UINT32, sizeof(cl_uint), 0, 0, bits};
-    size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, &by_id, n) : 0;
-    size_t scan_bytes = clprim_scan_scratch_bytes(&ctx->tuning, boxes + 1, 4);
+    const size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, &by_id, n) : 0;
+    const size_t scan_bytes = clprim_scan_scratch_bytes(&ctx->tuning, boxes + 1, 4);
+    clprim_layout layout = {0, 0};
+    const size_t ids_at = clprim_layout_part(&layout, n * 4);
+    const size_t sorted_at = clprim_layout_part(&layout, n * 4);
+    const size_t sort_at = clprim_layout_part(&layout, sort_bytes > scan_bytes ? sort_bytes : scan_bytes);
     cl_mem scratch;
-    s = clprim_scratch(ctx, sort_at + (sort_bytes > scan_bytes ? sort_bytes : scan_bytes), &scratch);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    char options[256] = "";
-    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
-    cl_kernel k_zero, k_ids, k_ends, k_starts, k_gather = NULL;
-    s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_zero", &k_zero);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_ids", &k_ids);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_run_ends", &k_ends);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_run_starts", &k_starts);
-    if (s == CLPRIM_SUCCESS && sorted_positions)
-        s = clprim_get_kernel(ctx, "boxsort.cl", options, "box_gather", &k_gather);
+        s = clprim_layout_scratch(ctx, "box sort", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
@@ -120,35 +125,32 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
 
     const cl_ulong count = n, pos_off = positions_offset, ids_off = ids_at / 4, sorted_off = sorted_at / 4;
     const cl_ulong start_off = box_start_offset, order_off = order_offset;
-    const clprim_split split = clprim_split_range(&ctx->tuning, n);
 
     /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
      * is the zero that the exclusive scan turns into n). */
     const cl_ulong nstart = boxes + 1;
-    const clprim_split zsplit = clprim_split_range(&ctx->tuning, boxes + 1);
-    const clprim_arg zero_args[] = {CLPRIM_ARG(box_start), CLPRIM_ARG(start_off), CLPRIM_ARG(nstart),
-                                    CLPRIM_ARG(zsplit.chunk)};
-    s = clprim_launch(ctx, k_zero, "box sort (box_zero)", zsplit.groups, zero_args, 4, NULL);
+    s = CLPRIM_ENQUEUE(ctx, &zero, zsplit.groups, NULL, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
+                       CLPRIM_ARG(nstart), CLPRIM_ARG(zsplit.chunk));
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n > 0) {
         cl_float4 origin = {{grid->origin[0], grid->origin[1], grid->origin[2], 0.0f}};
         cl_float4 inv = {{1.0f / grid->box_size[0], 1.0f / grid->box_size[1], 1.0f / grid->box_size[2], 0.0f}};
         cl_uint4 dims = {{(cl_uint)grid->dims[0], (cl_uint)grid->dims[1], (cl_uint)grid->dims[2], 0}};
-        const clprim_arg id_args[] = {CLPRIM_ARG(positions), CLPRIM_ARG(pos_off), CLPRIM_ARG(count),
-                                      CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
-                                      CLPRIM_ARG(dims),      CLPRIM_ARG(scratch), CLPRIM_ARG(ids_off)};
-        s = clprim_launch(ctx, k_ids, "box sort (box_ids)", split.groups, id_args, 9, NULL);
+        s = CLPRIM_ENQUEUE(ctx, &ids, split.groups, NULL, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
+                           CLPRIM_ARG(dims), CLPRIM_ARG(scratch), CLPRIM_ARG(ids_off));
         if (s == CLPRIM_SUCCESS)
             s = clprim_radix_sort_device(ctx, &by_id, scratch, ids_off, scratch, sorted_off, NULL, 0, order,
                                          order_offset, n, scratch, sort_at, NULL);
 
         const clprim_arg run_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(sorted_off), CLPRIM_ARG(count),
                                        CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off)};
+        const size_t nrun = sizeof run_args / sizeof run_args[0];
         if (s == CLPRIM_SUCCESS)
-            s = clprim_launch(ctx, k_ends, "box sort (box_run_ends)", split.groups, run_args, 6, NULL);
+            s = clprim_enqueue_pass(ctx, &ends, split.groups, run_args, nrun, NULL);
         if (s == CLPRIM_SUCCESS)
-            s = clprim_launch(ctx, k_starts, "box sort (box_run_starts)", split.groups, run_args, 6, NULL);
+            s = clprim_enqueue_pass(ctx, &starts, split.groups, run_args, nrun, NULL);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
@@ -157,8 +159,7 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
     if (s != CLPRIM_SUCCESS || !sorted_positions || n == 0)
         return s;
     const cl_ulong sp_off = sorted_positions_offset;
-    const clprim_arg gather_args[] = {CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),     CLPRIM_ARG(order),
-                                      CLPRIM_ARG(order_off), CLPRIM_ARG(count),       CLPRIM_ARG(split.chunk),
-                                      CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off)};
-    return clprim_launch(ctx, k_gather, "box sort (box_gather)", split.groups, gather_args, 8, event);
+    return CLPRIM_ENQUEUE(ctx, &gather, split.groups, event, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
+                          CLPRIM_ARG(order), CLPRIM_ARG(order_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                          CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off));
 }

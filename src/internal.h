@@ -184,10 +184,6 @@ const char *clprim_pixel_format_name(clprim_pixel_format format);
  * function is not NULL, then name the image ("src", "dst"). */
 clprim_status clprim_check_image(clprim_context *ctx, const char *function, const char *name,
                                  const clprim_image *img, clprim_access access, clprim_image_layout *out);
-/* The build options of threshold.cl (with 32-bit indexing or not) and of
- * kmeans.cl for a pixel format, under the context's tuning. */
-void clprim_threshold_options(const clprim_context *ctx, int index32, char *options, size_t size);
-void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format, char *options, size_t size);
 
 /* ---- Tuning (tuning.c) ---- */
 
@@ -451,6 +447,17 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
                                  cl_event *event);
+
+/* ---- Image and box sort programs (threshold.c, kmeans.c, boxsort.c) ----
+ * Each at the context's tuning, as the drivers and clprim_warm_up build them
+ * (release with clprim_program_end). */
+
+/* threshold.cl, with 32-bit indexing or not. */
+void clprim_threshold_program(const clprim_context *ctx, int index32, clprim_program *p);
+/* kmeans.cl for a pixel format. */
+void clprim_kmeans_program(const clprim_context *ctx, clprim_pixel_format format, clprim_program *p);
+/* boxsort.cl (the box sort's sort is radix_sort.cl's). */
+void clprim_box_sort_program(const clprim_context *ctx, clprim_program *p);
 
 /* ---- Expressions (expression.c): callers' OpenCL C expressions ---- */
 

@@ -9,18 +9,14 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SCRATCH_ALIGN 256
 #define SEED_SAMPLES 65536
 #define CHUNK_LIMIT ((size_t)1 << 24) /* pixels a work-group sums in uint: 2^24 * 255 < 2^32 */
 
-static size_t align_up(size_t x)
-{
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-}
+/* The kernels' local arrays hold the most centres a call takes. */
+_Static_assert(CLPRIM_KMEANS_MAX_K == KMEANS_MAX_K, "CLPRIM_KMEANS_MAX_K must match cl/constants.h's KMEANS_MAX_K");
 
 unsigned clprim_kmeans_dims(clprim_pixel_format format)
 {
@@ -32,10 +28,11 @@ unsigned clprim_kmeans_dims(clprim_pixel_format format)
     }
 }
 
-void clprim_kmeans_options(const clprim_context *ctx, clprim_pixel_format format, char *options, size_t size)
+void clprim_kmeans_program(const clprim_context *ctx, clprim_pixel_format format, clprim_program *p)
 {
-    snprintf(options, size, "-DPIXEL_SIZE=%zu -DDIMS=%u", clprim_pixel_size(format), clprim_kmeans_dims(format));
-    clprim_kernel_options(ctx, NULL, -1, options, size);
+    clprim_program_begin(ctx, p, "k-means", "kmeans.cl", &ctx->tuning, NULL, -1);
+    clprim_options_add(&p->options, "-DPIXEL_SIZE=%zu -DDIMS=%u", clprim_pixel_size(format),
+                       clprim_kmeans_dims(format));
 }
 
 static uint64_t splitmix64(uint64_t *state)
@@ -275,11 +272,11 @@ clprim_status clprim_kmeans_seed(const unsigned char *pixels, size_t width, size
 
 /* How the pixels are split among work-groups: the usual split, with chunks of
  * at most CHUNK_LIMIT pixels. */
-static clprim_split kmeans_split(const clprim_context *ctx, size_t n)
+static clprim_split kmeans_split(const clprim_tuning *shape, size_t n)
 {
-    clprim_split split = clprim_split_range(&ctx->tuning, n);
+    clprim_split split = clprim_split_range(shape, n);
     if (split.chunk > CHUNK_LIMIT) {
-        size_t tile = ctx->tuning.work_group_size * ctx->tuning.items_per_thread;
+        size_t tile = shape->work_group_size * shape->items_per_thread;
         size_t tiles = CHUNK_LIMIT / tile ? CHUNK_LIMIT / tile : 1;
         split.chunk = (cl_ulong)tiles * tile;
         split.groups = (size_t)((n + split.chunk - 1) / split.chunk);
@@ -384,29 +381,32 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    /* Scratch: labels (when the caller keeps none), the work-groups' partials,
-     * the folded sums: all written by kernels only. The centres, which
-     * the host writes every iteration, get a small buffer of their own for the
-     * call (host writes into the shared scratch make oclgrind's uninitialised-
-     * memory check misreport the kernel-written data beside them). */
-    const clprim_split split = kmeans_split(ctx, n);
+    /* Plan: the split (chunks of at most CHUNK_LIMIT pixels), the passes, and
+     * scratch for labels (when the caller keeps none), the work-groups'
+     * partials and the folded sums: all written by kernels only. The centres,
+     * which the host writes every iteration, get a small buffer of their own
+     * for the call (host writes into the shared scratch make oclgrind's
+     * uninitialised-memory check misreport the kernel-written data beside
+     * them). */
+    clprim_program program;
+    clprim_kmeans_program(ctx, src->format, &program);
+    const clprim_split split = kmeans_split(&program.shape, n);
     const cl_uint stride = dims + 1, width = k * stride;
-    const size_t labels_at = 0;
-    const size_t partials_at = labels ? 0 : align_up(n);
-    const size_t sums_at = partials_at + align_up(split.groups * width * sizeof(cl_uint));
-    cl_mem scratch;
-    s = clprim_scratch(ctx, sums_at + width * sizeof(cl_ulong), &scratch);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    char options[256];
-    clprim_kmeans_options(ctx, src->format, options, sizeof options);
-    cl_kernel k_assign, k_fold, k_apply = NULL;
-    s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_assign", &k_assign);
+    const size_t wg = program.shape.work_group_size, fold_groups = (width + wg - 1) / wg;
+    clprim_layout layout = {0, 0};
+    const size_t labels_at = labels ? 0 : clprim_layout_part(&layout, n);
+    const size_t partials_at = clprim_layout_part(&layout, split.groups * width * sizeof(cl_uint));
+    const size_t sums_at = clprim_layout_part(&layout, width * sizeof(cl_ulong));
+    clprim_pass assign, fold, apply = {0};
+    s = clprim_pass_of(ctx, &program, "kmeans_assign", &assign);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_fold", &k_fold);
+        s = clprim_pass_of(ctx, &program, "kmeans_fold", &fold);
     if (s == CLPRIM_SUCCESS && dst)
-        s = clprim_get_kernel(ctx, "kmeans.cl", options, "kmeans_apply", &k_apply);
+        s = clprim_pass_of(ctx, &program, "kmeans_apply", &apply);
+    clprim_program_end(&program);
+    cl_mem scratch;
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_layout_scratch(ctx, "k-means", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
@@ -422,7 +422,6 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
     const cl_ulong src_off = in.offset, src_pitch = in.pitch, centres_off = 0;
     const cl_ulong partials_off = partials_at / sizeof(cl_uint), sums_off = sums_at / sizeof(cl_ulong);
     const cl_uint w = (cl_uint)in.width, count = (cl_uint)n, k_arg = k, groups = (cl_uint)split.groups;
-    const size_t fold_groups = (width + ctx->tuning.work_group_size - 1) / ctx->tuning.work_group_size;
 
     float current[CLPRIM_KMEANS_MAX_K * 3];
     memcpy(current, centres, (size_t)k * dims * sizeof(float));
@@ -433,17 +432,13 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         s = write_centres(ctx, cbuf, current, k, dims, padded, "centres");
         if (s != CLPRIM_SUCCESS)
             goto out;
-        const clprim_arg assign_args[] = {
-            CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),     CLPRIM_ARG(src_pitch), CLPRIM_ARG(w),
-            CLPRIM_ARG(count),   CLPRIM_ARG(split.chunk), CLPRIM_ARG(cbuf),      CLPRIM_ARG(centres_off),
-            CLPRIM_ARG(k_arg),   CLPRIM_ARG(label_buf),   CLPRIM_ARG(label_off), CLPRIM_ARG(scratch),
-            CLPRIM_ARG(partials_off)};
-        s = clprim_launch(ctx, k_assign, "k-means assignment (kmeans_assign)", split.groups, assign_args, 13,
-                          NULL);
-        const clprim_arg fold_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off), CLPRIM_ARG(groups),
-                                        CLPRIM_ARG(width),   CLPRIM_ARG(scratch),      CLPRIM_ARG(sums_off)};
+        s = CLPRIM_ENQUEUE(ctx, &assign, split.groups, NULL, CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),
+                           CLPRIM_ARG(src_pitch), CLPRIM_ARG(w), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                           CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off), CLPRIM_ARG(k_arg), CLPRIM_ARG(label_buf),
+                           CLPRIM_ARG(label_off), CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off));
         if (s == CLPRIM_SUCCESS)
-            s = clprim_launch(ctx, k_fold, "k-means update (kmeans_fold)", fold_groups, fold_args, 6, NULL);
+            s = CLPRIM_ENQUEUE(ctx, &fold, fold_groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off),
+                               CLPRIM_ARG(groups), CLPRIM_ARG(width), CLPRIM_ARG(scratch), CLPRIM_ARG(sums_off));
         if (s != CLPRIM_SUCCESS)
             goto out;
         err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, sums_at, width * sizeof(cl_ulong), sums, 0, NULL,
@@ -464,12 +459,10 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         if (s != CLPRIM_SUCCESS)
             goto out;
         const cl_ulong dst_off = out.offset, dst_pitch = out.pitch;
-        const clprim_arg apply_args[] = {
-            CLPRIM_ARG(in.data),   CLPRIM_ARG(src_off),     CLPRIM_ARG(src_pitch), CLPRIM_ARG(label_buf),
-            CLPRIM_ARG(label_off), CLPRIM_ARG(w),           CLPRIM_ARG(count),     CLPRIM_ARG(split.chunk),
-            CLPRIM_ARG(cbuf),      CLPRIM_ARG(centres_off), CLPRIM_ARG(out.data),  CLPRIM_ARG(dst_off),
-            CLPRIM_ARG(dst_pitch)};
-        s = clprim_launch(ctx, k_apply, "k-means quantization (kmeans_apply)", split.groups, apply_args, 13, NULL);
+        s = CLPRIM_ENQUEUE(ctx, &apply, split.groups, NULL, CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),
+                           CLPRIM_ARG(src_pitch), CLPRIM_ARG(label_buf), CLPRIM_ARG(label_off), CLPRIM_ARG(w),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off),
+                           CLPRIM_ARG(out.data), CLPRIM_ARG(dst_off), CLPRIM_ARG(dst_pitch));
         if (s != CLPRIM_SUCCESS)
             goto out;
     }

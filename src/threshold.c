@@ -7,21 +7,16 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define KERNEL_FILE "threshold.cl"
-#define MAX_BINS 256
-#define SCRATCH_ALIGN 256
-
-/* Mirrors of the CHANNEL_* and MODE_* numbers in cl/threshold.cl. */
-enum { K_CHANNEL_R, K_CHANNEL_G, K_CHANNEL_B, K_CHANNEL_A, K_CHANNEL_GREY, K_CHANNEL_ALL };
-
-static size_t align_up(size_t x)
-{
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-}
+/* The kernels take clprim.h's modes and channels as they are. */
+_Static_assert(CLPRIM_THRESHOLD_KEEP == MODE_KEEP && CLPRIM_THRESHOLD_YELLOW == MODE_YELLOW &&
+                   CLPRIM_THRESHOLD_REINSERT == MODE_REINSERT,
+               "clprim_threshold_mode must match cl/constants.h's MODE_*");
+_Static_assert(CLPRIM_CHANNEL_R == CHANNEL_R && CLPRIM_CHANNEL_G == CHANNEL_G && CLPRIM_CHANNEL_B == CHANNEL_B &&
+                   CLPRIM_CHANNEL_A == CHANNEL_A && CLPRIM_CHANNEL_GREY == CHANNEL_GREY &&
+                   CLPRIM_CHANNEL_ALL == CHANNEL_ALL,
+               "clprim_channel must match cl/constants.h's CHANNEL_*");
 
 /* ---- Checks ---- */
 
@@ -71,8 +66,8 @@ static clprim_status check_ratio(clprim_context *ctx, float ratio, clprim_thresh
 
 static clprim_status check_bins(clprim_context *ctx, size_t bins)
 {
-    if (bins < 1 || bins > MAX_BINS)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "bins %zu is outside [1, %d]", bins, MAX_BINS);
+    if (bins < 1 || bins > CHANNEL_LEVELS)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "bins %zu is outside [1, %d]", bins, CHANNEL_LEVELS);
     return CLPRIM_SUCCESS;
 }
 
@@ -88,21 +83,28 @@ static int fits_index32(const clprim_image_layout *a, const clprim_image_layout 
     return a->n <= INDEX32_LIMIT && a->end <= INDEX32_LIMIT && (!b || b->end <= INDEX32_LIMIT);
 }
 
-void clprim_threshold_options(const clprim_context *ctx, int index32, char *options, size_t size)
+void clprim_threshold_program(const clprim_context *ctx, int index32, clprim_program *p)
 {
-    options[0] = '\0';
-    clprim_kernel_options(ctx, NULL, -1, options, size);
-    if (index32) {
-        size_t used = strlen(options);
-        snprintf(options + used, size - used, " -DINDEX32");
-    }
+    clprim_program_begin(ctx, p, "threshold", "threshold.cl", &ctx->tuning, NULL, -1);
+    if (index32)
+        clprim_options_add(&p->options, "-DINDEX32");
 }
 
-static clprim_status get_kernel(clprim_context *ctx, const char *name, int index32, cl_kernel *kernel)
+/* A kernel that walks n pixels: its pass, and the split of the pixels at its
+ * program's shape. */
+typedef struct {
+    clprim_pass pass;
+    clprim_split split;
+} pixel_plan;
+
+static clprim_status plan_pixels(clprim_context *ctx, int index32, const char *kernel, size_t n, pixel_plan *plan)
 {
-    char options[256];
-    clprim_threshold_options(ctx, index32, options, sizeof options);
-    return clprim_get_kernel(ctx, KERNEL_FILE, options, name, kernel);
+    clprim_program p;
+    clprim_threshold_program(ctx, index32, &p);
+    plan->split = clprim_split_range(&p.shape, n);
+    clprim_status s = clprim_pass_of(ctx, &p, kernel, &plan->pass);
+    clprim_program_end(&p);
+    return s;
 }
 
 /* ---- The red ratio ---- */
@@ -131,22 +133,20 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_red", num_events_in_wait_list, event_wait_list);
-    cl_kernel kernel;
+    pixel_plan red;
     if (s == CLPRIM_SUCCESS)
-        s = get_kernel(ctx, "threshold_red_interleaved", fits_index32(&in, &out), &kernel);
+        s = plan_pixels(ctx, fits_index32(&in, &out), "threshold_red_interleaved", in.n, &red);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    clprim_split split = clprim_split_range(&ctx->tuning, in.n);
-    cl_float ratio2 = ratio * ratio;
-    cl_int kmode = (cl_int)mode;
-    const clprim_arg args[] = {CLPRIM_ARG(in.data),  CLPRIM_ARG(in.offset),  CLPRIM_ARG(in.pitch),
-                               CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(out.pitch),
-                               CLPRIM_ARG(in.width), CLPRIM_ARG(in.n),       CLPRIM_ARG(split.chunk),
-                               CLPRIM_ARG(in.bpp),   CLPRIM_ARG(ratio2),     CLPRIM_ARG(kmode)};
-    return clprim_launch(ctx, kernel, "threshold_red_interleaved", split.groups, args, 12, event);
+    const cl_float ratio2 = ratio * ratio;
+    const cl_int kmode = (cl_int)mode;
+    return CLPRIM_ENQUEUE(ctx, &red.pass, red.split.groups, event, CLPRIM_ARG(in.data), CLPRIM_ARG(in.offset),
+                          CLPRIM_ARG(in.pitch), CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(out.pitch),
+                          CLPRIM_ARG(in.width), CLPRIM_ARG(in.n), CLPRIM_ARG(red.split.chunk), CLPRIM_ARG(in.bpp),
+                          CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
 }
 
 clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
@@ -168,21 +168,19 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_red_planar", num_events_in_wait_list, event_wait_list);
-    cl_kernel kernel;
+    pixel_plan red;
     if (s == CLPRIM_SUCCESS)
-        s = get_kernel(ctx, "threshold_red_planar", fits_index32(&in, &out), &kernel);
+        s = plan_pixels(ctx, fits_index32(&in, &out), "threshold_red_planar", in.n, &red);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    clprim_split split = clprim_split_range(&ctx->tuning, in.n);
-    cl_float ratio2 = ratio * ratio;
-    cl_int kmode = (cl_int)mode;
-    const clprim_arg args[] = {CLPRIM_ARG(in.data),  CLPRIM_ARG(in.offset), CLPRIM_ARG(out.data),
-                               CLPRIM_ARG(out.offset), CLPRIM_ARG(in.n),    CLPRIM_ARG(split.chunk),
-                               CLPRIM_ARG(ratio2),   CLPRIM_ARG(kmode)};
-    return clprim_launch(ctx, kernel, "threshold_red_planar", split.groups, args, 8, event);
+    const cl_float ratio2 = ratio * ratio;
+    const cl_int kmode = (cl_int)mode;
+    return CLPRIM_ENQUEUE(ctx, &red.pass, red.split.groups, event, CLPRIM_ARG(in.data), CLPRIM_ARG(in.offset),
+                          CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(in.n), CLPRIM_ARG(red.split.chunk),
+                          CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
 }
 
 /* ---- Histograms ---- */
@@ -224,41 +222,49 @@ static clprim_status check_pixel_count(clprim_context *ctx, const clprim_image_l
     return CLPRIM_SUCCESS;
 }
 
-/* Bytes of scratch the partials of a histogram need (slots counts per work-group). */
-static size_t histogram_scratch_bytes(const clprim_context *ctx, const clprim_image_layout *img, cl_uint slots)
+/* A histogram of `slots` counts in two passes: each work-group counts its chunk
+ * into its own partials (partials_bytes of scratch from byte 0), then one
+ * work-item a slot sums the groups' partials. */
+typedef struct {
+    clprim_pass count, merge;
+    clprim_split split;
+    cl_uint slots;
+    size_t merge_groups;
+    size_t partials_bytes;
+} histogram_plan;
+
+static clprim_status plan_histogram(clprim_context *ctx, const clprim_image_layout *img, cl_uint slots,
+                                    histogram_plan *plan)
 {
-    return clprim_split_range(&ctx->tuning, img->n).groups * slots * sizeof(cl_uint);
+    clprim_program p;
+    clprim_threshold_program(ctx, fits_index32(img, NULL), &p);
+    const size_t wg = p.shape.work_group_size;
+    plan->split = clprim_split_range(&p.shape, img->n);
+    plan->slots = slots;
+    plan->merge_groups = (slots + wg - 1) / wg;
+    plan->partials_bytes = plan->split.groups * slots * sizeof(cl_uint);
+    clprim_status s = clprim_pass_of(ctx, &p, "histogram_image", &plan->count);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &p, "histogram_merge", &plan->merge);
+    clprim_program_end(&p);
+    return s;
 }
 
-/* The histogram without argument checks: the partials in scratch from byte 0
- * (the caller reserved histogram_scratch_bytes), the counts to hist from element
- * hist_offset (which may lie in scratch past the partials). */
-static clprim_status histogram_device(clprim_context *ctx, const clprim_image_layout *img, int channel, cl_uint bins,
-                                      cl_uint slots, cl_mem hist, cl_ulong hist_offset, cl_mem scratch,
-                                      cl_event *event)
+/* The counts go to hist from element hist_offset (which may lie in scratch
+ * past the partials). */
+static clprim_status enqueue_histogram(clprim_context *ctx, const histogram_plan *plan,
+                                       const clprim_image_layout *img, cl_int channel, cl_uint bins, cl_mem scratch,
+                                       cl_mem hist, cl_ulong hist_offset, cl_event *event)
 {
-    cl_kernel count, merge;
-    const int index32 = fits_index32(img, NULL);
-    clprim_status s = get_kernel(ctx, "histogram_image", index32, &count);
-    if (s == CLPRIM_SUCCESS)
-        s = get_kernel(ctx, "histogram_merge", index32, &merge);
+    clprim_status s = CLPRIM_ENQUEUE(ctx, &plan->count, plan->split.groups, NULL, CLPRIM_ARG(img->data),
+                                     CLPRIM_ARG(img->offset), CLPRIM_ARG(img->pitch), CLPRIM_ARG(img->bpp),
+                                     CLPRIM_ARG(img->width), CLPRIM_ARG(img->n), CLPRIM_ARG(plan->split.chunk),
+                                     CLPRIM_ARG(channel), CLPRIM_ARG(bins), CLPRIM_ARG(scratch));
     if (s != CLPRIM_SUCCESS)
         return s;
-    clprim_split split = clprim_split_range(&ctx->tuning, img->n);
-    cl_int kchannel = channel;
-    cl_mem partials = scratch;
-    const clprim_arg pass1[] = {CLPRIM_ARG(img->data),  CLPRIM_ARG(img->offset), CLPRIM_ARG(img->pitch),
-                                CLPRIM_ARG(img->bpp),   CLPRIM_ARG(img->width),  CLPRIM_ARG(img->n),
-                                CLPRIM_ARG(split.chunk), CLPRIM_ARG(kchannel),   CLPRIM_ARG(bins),
-                                CLPRIM_ARG(partials)};
-    s = clprim_launch(ctx, count, "histogram_image", split.groups, pass1, 10, NULL);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    cl_uint groups = (cl_uint)split.groups;
-    const clprim_arg pass2[] = {CLPRIM_ARG(partials), CLPRIM_ARG(groups), CLPRIM_ARG(slots), CLPRIM_ARG(hist),
-                                CLPRIM_ARG(hist_offset)};
-    size_t wg = ctx->tuning.work_group_size;
-    return clprim_launch(ctx, merge, "histogram_merge", (slots + wg - 1) / wg, pass2, 5, event);
+    const cl_uint groups = (cl_uint)plan->split.groups;
+    return CLPRIM_ENQUEUE(ctx, &plan->merge, plan->merge_groups, event, CLPRIM_ARG(scratch), CLPRIM_ARG(groups),
+                          CLPRIM_ARG(plan->slots), CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset));
 }
 
 clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *image, clprim_channel channel,
@@ -283,31 +289,40 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
         s = clprim_check_disjoint(ctx, NULL, "image", &in.region, "hist", &counts, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_image_histogram", num_events_in_wait_list, event_wait_list);
+    histogram_plan plan;
+    if (s == CLPRIM_SUCCESS)
+        s = plan_histogram(ctx, &in, nch * (cl_uint)bins, &plan);
     if (s != CLPRIM_SUCCESS)
         return s;
-    cl_uint slots = nch * (cl_uint)bins;
+    clprim_layout layout = {0, 0};
+    clprim_layout_part(&layout, plan.partials_bytes);
     cl_mem scratch;
-    s = clprim_scratch(ctx, histogram_scratch_bytes(ctx, &in, slots), &scratch);
+    s = clprim_layout_scratch(ctx, "image histogram", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return histogram_device(ctx, &in, (int)channel, (cl_uint)bins, slots, hist, hist_offset, scratch, event);
+    return enqueue_histogram(ctx, &plan, &in, (cl_int)channel, (cl_uint)bins, scratch, hist, hist_offset, event);
 }
 
 /* ---- Otsu ---- */
 
-static clprim_status otsu_device(clprim_context *ctx, cl_mem hist, cl_ulong hist_offset, cl_uint bins,
-                                 cl_mem level, cl_ulong level_offset, cl_event *event)
+static clprim_status plan_otsu(clprim_context *ctx, clprim_pass *pass)
 {
-    cl_kernel kernel;
+    clprim_program p;
     /* Any index width serves Otsu: take the program the image kernels use. */
-    clprim_status s = get_kernel(ctx, "otsu_level", !getenv("CLPRIM_THRESHOLD_INDEX64"), &kernel);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    const clprim_arg args[] = {CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset), CLPRIM_ARG(bins), CLPRIM_ARG(level),
-                               CLPRIM_ARG(level_offset)};
-    return clprim_launch(ctx, kernel, "otsu_level", 1, args, 5, event);
+    clprim_threshold_program(ctx, !getenv("CLPRIM_THRESHOLD_INDEX64"), &p);
+    clprim_status s = clprim_pass_of(ctx, &p, "otsu_level", pass);
+    clprim_program_end(&p);
+    return s;
+}
+
+/* One work-group. */
+static clprim_status enqueue_otsu(clprim_context *ctx, const clprim_pass *otsu, cl_mem hist, cl_ulong hist_offset,
+                                  cl_uint bins, cl_mem level, cl_ulong level_offset, cl_event *event)
+{
+    return CLPRIM_ENQUEUE(ctx, otsu, 1, event, CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset), CLPRIM_ARG(bins),
+                          CLPRIM_ARG(level), CLPRIM_ARG(level_offset));
 }
 
 static clprim_status read_level(clprim_context *ctx, cl_mem level, size_t level_offset, unsigned *result)
@@ -339,17 +354,21 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level and result are both NULL: nowhere to put the level");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_otsu", num_events_in_wait_list, event_wait_list);
+    clprim_pass otsu;
+    if (s == CLPRIM_SUCCESS)
+        s = plan_otsu(ctx, &otsu);
     if (s != CLPRIM_SUCCESS)
         return s;
-    if (!level) {
-        s = clprim_scratch(ctx, sizeof(cl_uint), &level);
-        level_offset = 0;
+    if (!level) { /* the level only goes to *result: a cl_uint of scratch holds it */
+        clprim_layout layout = {0, 0};
+        level_offset = clprim_layout_part(&layout, sizeof(cl_uint));
+        s = clprim_layout_scratch(ctx, "Otsu level", &layout, &level);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
     s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS)
-        s = otsu_device(ctx, hist, hist_offset, (cl_uint)bins, level, level_offset, event);
+        s = enqueue_otsu(ctx, &otsu, hist, hist_offset, (cl_uint)bins, level, level_offset, event);
     if (s == CLPRIM_SUCCESS && result)
         s = read_level(ctx, level, level_offset, result);
     return s;
@@ -370,23 +389,25 @@ static clprim_status check_grey_images(clprim_context *ctx, const clprim_image *
     return s;
 }
 
-static clprim_status grey_device(clprim_context *ctx, const clprim_image_layout *in, const clprim_image_layout *out,
-                                 cl_mem levels, cl_ulong level_offset, cl_uint level, cl_event *event)
+static clprim_status plan_grey(clprim_context *ctx, const clprim_image_layout *in, const clprim_image_layout *out,
+                               pixel_plan *plan)
 {
-    cl_kernel kernel;
-    clprim_status s = get_kernel(ctx, "threshold_grey", fits_index32(in, out), &kernel);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    clprim_split split = clprim_split_range(&ctx->tuning, in->n);
-    cl_int use_buffer = levels != NULL;
+    return plan_pixels(ctx, fits_index32(in, out), "threshold_grey", in->n, plan);
+}
+
+/* The level is levels[level_offset] when levels is not NULL, else `level`. */
+static clprim_status enqueue_grey(clprim_context *ctx, const pixel_plan *grey, const clprim_image_layout *in,
+                                  const clprim_image_layout *out, cl_mem levels, cl_ulong level_offset, cl_uint level,
+                                  cl_event *event)
+{
+    const cl_int use_buffer = levels != NULL;
     if (!levels)
         levels = in->data; /* never read, but must be a buffer */
-    const clprim_arg args[] = {CLPRIM_ARG(in->data),   CLPRIM_ARG(in->offset),  CLPRIM_ARG(in->pitch),
-                               CLPRIM_ARG(in->bpp),    CLPRIM_ARG(out->data),   CLPRIM_ARG(out->offset),
-                               CLPRIM_ARG(out->pitch), CLPRIM_ARG(out->bpp),    CLPRIM_ARG(in->width),
-                               CLPRIM_ARG(in->n),      CLPRIM_ARG(split.chunk), CLPRIM_ARG(levels),
-                               CLPRIM_ARG(level_offset), CLPRIM_ARG(level),     CLPRIM_ARG(use_buffer)};
-    return clprim_launch(ctx, kernel, "threshold_grey", split.groups, args, 15, event);
+    return CLPRIM_ENQUEUE(ctx, &grey->pass, grey->split.groups, event, CLPRIM_ARG(in->data), CLPRIM_ARG(in->offset),
+                          CLPRIM_ARG(in->pitch), CLPRIM_ARG(in->bpp), CLPRIM_ARG(out->data), CLPRIM_ARG(out->offset),
+                          CLPRIM_ARG(out->pitch), CLPRIM_ARG(out->bpp), CLPRIM_ARG(in->width), CLPRIM_ARG(in->n),
+                          CLPRIM_ARG(grey->split.chunk), CLPRIM_ARG(levels), CLPRIM_ARG(level_offset),
+                          CLPRIM_ARG(level), CLPRIM_ARG(use_buffer));
 }
 
 clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -397,15 +418,18 @@ clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src
     CLPRIM_ENTER(s, ctx, "clprim_threshold_grey");
     if (s == CLPRIM_SUCCESS)
         s = check_grey_images(ctx, src, dst, &in, &out);
-    if (s == CLPRIM_SUCCESS && level > 255)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level %u is above 255", level);
+    if (s == CLPRIM_SUCCESS && level > CHANNEL_LEVELS - 1)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level %u is above %d", level, CHANNEL_LEVELS - 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_grey", num_events_in_wait_list, event_wait_list);
+    pixel_plan grey;
+    if (s == CLPRIM_SUCCESS)
+        s = plan_grey(ctx, &in, &out, &grey);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return grey_device(ctx, &in, &out, NULL, 0, level, event);
+    return enqueue_grey(ctx, &grey, &in, &out, NULL, 0, level, event);
 }
 
 clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -424,11 +448,14 @@ clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_ima
         s = clprim_check_disjoint(ctx, NULL, "level", &read, "dst", &out.region, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_grey_buffer", num_events_in_wait_list, event_wait_list);
+    pixel_plan grey;
+    if (s == CLPRIM_SUCCESS)
+        s = plan_grey(ctx, &in, &out, &grey);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return grey_device(ctx, &in, &out, level, level_offset, 0, event);
+    return enqueue_grey(ctx, &grey, &in, &out, level, level_offset, 0, event);
 }
 
 clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -443,24 +470,37 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
         s = check_pixel_count(ctx, &in);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_otsu", num_events_in_wait_list, event_wait_list);
+
+    /* Plan: the grey histogram of every level, its Otsu level, the threshold at
+     * it; scratch holds the partials, then the histogram, then the level. */
+    const cl_uint bins = CHANNEL_LEVELS;
+    histogram_plan hist;
+    clprim_pass otsu;
+    pixel_plan grey;
+    if (s == CLPRIM_SUCCESS)
+        s = plan_histogram(ctx, &in, bins, &hist);
+    if (s == CLPRIM_SUCCESS)
+        s = plan_otsu(ctx, &otsu);
+    if (s == CLPRIM_SUCCESS)
+        s = plan_grey(ctx, &in, &out, &grey);
     if (s != CLPRIM_SUCCESS)
         return s;
-    /* Scratch: the partials, then the histogram, then the level. */
-    const cl_uint bins = MAX_BINS;
-    size_t hist_at = align_up(histogram_scratch_bytes(ctx, &in, bins));
-    size_t level_at = hist_at + align_up(bins * sizeof(cl_uint));
+    clprim_layout layout = {0, 0};
+    clprim_layout_part(&layout, hist.partials_bytes);
+    const size_t hist_at = clprim_layout_part(&layout, bins * sizeof(cl_uint));
+    const size_t level_at = clprim_layout_part(&layout, sizeof(cl_uint));
+    const cl_ulong hist_offset = hist_at / sizeof(cl_uint), level_offset = level_at / sizeof(cl_uint);
     cl_mem scratch;
-    s = clprim_scratch(ctx, level_at + sizeof(cl_uint), &scratch);
+    s = clprim_layout_scratch(ctx, "Otsu threshold", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    cl_ulong hist_offset = hist_at / sizeof(cl_uint), level_offset = level_at / sizeof(cl_uint);
-    s = histogram_device(ctx, &in, K_CHANNEL_GREY, bins, bins, scratch, hist_offset, scratch, NULL);
+
     if (s == CLPRIM_SUCCESS)
-        s = otsu_device(ctx, scratch, hist_offset, bins, scratch, level_offset, NULL);
+        s = enqueue_histogram(ctx, &hist, &in, CHANNEL_GREY, bins, scratch, scratch, hist_offset, NULL);
     if (s == CLPRIM_SUCCESS)
-        s = grey_device(ctx, &in, &out, scratch, level_offset, 0, event);
+        s = enqueue_otsu(ctx, &otsu, scratch, hist_offset, bins, scratch, level_offset, NULL);
+    if (s == CLPRIM_SUCCESS)
+        s = enqueue_grey(ctx, &grey, &in, &out, scratch, level_offset, 0, event);
     if (s == CLPRIM_SUCCESS && level)
         s = read_level(ctx, scratch, level_offset, level);
     return s;

@@ -52,17 +52,24 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
             if (clprim_radix_sort_options(ctx, &spec, options, sizeof options))
                 s = prepare(ctx, s, "radix_sort.cl", options);
         }
-    options[0] = '\0';
-    clprim_kernel_options(ctx, NULL, -1, options, sizeof options);
-    s = prepare(ctx, s, "boxsort.cl", options);
-    for (int index32 = 0; index32 < 2; index32++) {
-        clprim_threshold_options(ctx, index32, options, sizeof options);
-        s = prepare(ctx, s, "threshold.cl", options);
+    if (s == CLPRIM_SUCCESS) {
+        clprim_program p;
+        clprim_box_sort_program(ctx, &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
+    }
+    for (int index32 = 0; index32 < 2 && s == CLPRIM_SUCCESS; index32++) {
+        clprim_program p;
+        clprim_threshold_program(ctx, index32, &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
     }
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
-    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-        clprim_kmeans_options(ctx, formats[f], options, sizeof options);
-        s = prepare(ctx, s, "kmeans.cl", options);
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0] && s == CLPRIM_SUCCESS; f++) {
+        clprim_program p;
+        clprim_kmeans_program(ctx, formats[f], &p);
+        s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
     }
     return s;
 }
