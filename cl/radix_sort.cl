@@ -52,7 +52,6 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #error "VALUE_BYTES is 0, 4 or 8"
 #endif
 
-#define RADIX 256
 #ifndef STAGE_KEYS
 #define STAGE_KEYS 0 /* keys the CPU shape's scatter stages per digit (src/radix_sort.c) */
 #endif
@@ -166,7 +165,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulong chunk, uint passes,
                      uint begin_bit, uint end_bit, uint descending, __global uint *hist, ulong hist_offset)
 {
-    __local uint counts[8 * RADIX];
+    __local uint counts[MAX_PASSES * RADIX];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0);
     const ulong begin = g * chunk, end = min(n, begin + chunk);
@@ -178,10 +177,10 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
     barrier(CLK_LOCAL_MEM_FENCE);
 #if WG == 1
     /* The CPU shape: each pass's digit place and width found once, not per key. */
-    uint shift[8], mask[8];
+    uint shift[MAX_PASSES], mask[MAX_PASSES];
     for (uint p = 0; p < passes; p++) {
-        shift[p] = begin_bit + 8 * p;
-        mask[p] = (1u << min(8u, end_bit - shift[p])) - 1u;
+        shift[p] = begin_bit + RADIX_BITS * p;
+        mask[p] = (1u << min((uint)RADIX_BITS, end_bit - shift[p])) - 1u;
     }
     for (ulong i = begin; i < end; i++) {
         const key_t o = ordered(keys[i], descending);
@@ -201,8 +200,8 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
             if (base + k * WG + lid >= end)
                 continue;
             for (uint p = 0; p < passes; p++) {
-                const uint shift = begin_bit + 8 * p;
-                const uint width = min(8u, end_bit - shift);
+                const uint shift = begin_bit + RADIX_BITS * p;
+                const uint width = min((uint)RADIX_BITS, end_bit - shift);
                 const uint d = (uint)(o[k] >> shift) & ((1u << width) - 1u);
                 atomic_inc(&counts[p * RADIX + d]);
             }
@@ -286,7 +285,7 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
                 ulong route_offset)
 {
     __local ulong sums[WG];
-    __local uint trivial[8];
+    __local uint trivial[MAX_PASSES];
     const uint lid = get_local_id(0);
     /* Each work-item takes a run of consecutive digits. */
     const uint per = (RADIX + WG - 1) / WG;
@@ -318,7 +317,7 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
     }
 
     if (lid == 0) {
-        uint skipped[8];
+        uint skipped[MAX_PASSES];
         for (uint p = 0; p < passes; p++)
             skipped[p] = trivial[p];
         write_routes(skipped, passes, in_place, route);
@@ -341,10 +340,10 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
     zeros |= (key_t)bits[3] << 32;
 #endif
     const key_t varying = ones & zeros;
-    uint trivial[8];
+    uint trivial[MAX_PASSES];
     for (uint p = 0; p < passes; p++) {
-        const uint shift = begin_bit + 8 * p;
-        trivial[p] = ((varying >> shift) & ((1u << min(8u, end_bit - shift)) - 1u)) == 0;
+        const uint shift = begin_bit + RADIX_BITS * p;
+        trivial[p] = ((varying >> shift) & ((1u << min((uint)RADIX_BITS, end_bit - shift)) - 1u)) == 0;
     }
     write_routes(trivial, passes, in_place, route + route_offset);
 }

@@ -6,21 +6,11 @@
 #include "radix_sort.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-#define RADIX 256
-#define RADIX_BITS 8
-#define MAX_PASSES 8
-#define SCRATCH_ALIGN 256
 /* A one-sweep launch covers at most this many keys, so that a digit's count in
  * the look-back status (30 bits) cannot overflow. */
 #define PORTION_LIMIT ((size_t)1 << 28)
-
-static size_t align_up(size_t x)
-{
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-}
 
 static size_t key_bytes(clprim_type t)
 {
@@ -73,7 +63,8 @@ typedef struct {
     size_t tile, portion_keys, portions, tiles_per_portion;
     clprim_split split; /* histogram, multi-pass and the final copy: one chunk a work-group */
     /* Scratch, in bytes from the sort's part. */
-    size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes, total;
+    clprim_layout layout;
+    size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes;
 } sort_plan;
 
 static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
@@ -91,24 +82,27 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.tiles_per_portion = tiles < p.portion_keys / p.tile ? tiles : p.portion_keys / p.tile;
     p.split = clprim_split_range(&p.tuning, n);
 
+    /* The multi-pass form's counts and their scan (under the context's tuning,
+     * which clprim_scan_device uses); the one-sweep form's status: the tile
+     * counter, then the words. */
     const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
     const size_t counts = RADIX * p.split.groups;
-    p.tmp_keys = 0;
-    p.tmp_values = align_up(n * p.key_bytes);
-    p.hist = p.tmp_values + align_up(n * p.value_bytes);
-    p.route = p.hist + align_up(p.passes * RADIX * 4);
-    p.bases = p.route + align_up((MAX_PASSES + 1) * 4);
-    p.counts = p.bases + align_up(p.passes * p.portions * RADIX * 8);
-    p.scan = p.counts + (one_sweep ? 0 : align_up(counts * 8));
-    p.status = p.scan + (one_sweep ? 0 : align_up(clprim_scan_scratch_bytes(&ctx->tuning, counts, 8)));
-    p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0; /* the tile counter, then the words */
-    p.total = p.status + align_up(p.status_bytes);
+    p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
+    clprim_layout *l = &p.layout;
+    p.tmp_keys = clprim_layout_part(l, n * p.key_bytes);
+    p.tmp_values = clprim_layout_part(l, n * p.value_bytes);
+    p.hist = clprim_layout_part(l, p.passes * RADIX * 4);
+    p.route = clprim_layout_part(l, (MAX_PASSES + 1) * 4);
+    p.bases = clprim_layout_part(l, p.passes * p.portions * RADIX * 8);
+    p.counts = clprim_layout_part(l, one_sweep ? 0 : counts * 8);
+    p.scan = clprim_layout_part(l, one_sweep ? 0 : clprim_scan_scratch_bytes(&ctx->tuning, counts, 8));
+    p.status = clprim_layout_part(l, p.status_bytes);
     return p;
 }
 
 size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
 {
-    return plan_sort(ctx, spec, n).total;
+    return plan_sort(ctx, spec, n).layout.bytes;
 }
 
 static const char *key_define(clprim_type t)
@@ -135,19 +129,21 @@ static size_t stage_keys(const clprim_context *ctx, const clprim_sort_spec *spec
     return line;
 }
 
-static void options_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *t, char *options,
-                        size_t size)
+static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec, const clprim_tuning *shape,
+                        clprim_program *p)
 {
-    snprintf(options, size, "-DTYPE_NONE -D%s -DVALUE_BYTES=%zu -DWG=%zu -DITEMS=%zu -DSTAGE_KEYS=%zu%s",
-             key_define(spec->key_type), spec->value_bytes, t->work_group_size, t->items_per_thread,
-             stage_keys(ctx, spec, t), clprim_plain_status_words(ctx) ? " -DSTATUS_PLAIN_WORDS" : "");
+    clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
+    clprim_options_add(&p->options, "-D%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu", key_define(spec->key_type),
+                       spec->value_bytes, stage_keys(ctx, spec, shape));
+    if (clprim_plain_status_words(ctx))
+        clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS");
 }
 
-int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size)
+int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)
 {
     int fits;
-    const clprim_tuning t = sort_tuning(ctx, spec, &fits);
-    options_for(ctx, spec, &t, options, size);
+    const clprim_tuning shape = sort_tuning(ctx, spec, &fits);
+    program_for(ctx, spec, &shape, p);
     return fits;
 }
 
@@ -171,18 +167,23 @@ typedef struct {
     CLPRIM_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_ARG((r).values[1].buf),                    \
         CLPRIM_ARG((r).values[1].offset), CLPRIM_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),             \
         CLPRIM_ARG((r).values_are_indices)
-#define NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Zeroes `words` words of the scratch from byte `offset`. */
-static clprim_status clear(clprim_context *ctx, const sort_plan *p, cl_kernel kernel, cl_mem scratch, size_t offset,
-                           size_t words)
+/* The sort's kernels: the start and end both forms share, then the form's
+ * own (multi-pass: count and scatter; one-sweep: the sweep). */
+typedef struct {
+    clprim_pass zero, counts, plan, copy_out, count, scatter, sweep;
+} sort_passes;
+
+/* Zeroes `words` words of the scratch from byte `offset`, with at most the
+ * split's work-groups. */
+static clprim_status clear(clprim_context *ctx, const sort_plan *p, const sort_passes *k, cl_mem scratch,
+                           size_t offset, size_t words)
 {
     const cl_ulong at = offset / 4, count = words;
     const size_t wanted = (words + p->tuning.work_group_size - 1) / p->tuning.work_group_size;
     const size_t groups = wanted < p->split.groups ? wanted : p->split.groups;
-    const clprim_arg args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(at), CLPRIM_ARG(count)};
-    return clprim_launch_shaped(ctx, kernel, "radix sort (radix_clear)", groups ? groups : 1,
-                                p->tuning.work_group_size, args, NARGS(args), NULL);
+    return CLPRIM_ENQUEUE(ctx, &k->zero, groups ? groups : 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(at),
+                          CLPRIM_ARG(count));
 }
 
 /* Which bits a pass sorts on, and where its route word is. */
@@ -201,54 +202,39 @@ static pass_digit digit_of_pass(const sort_plan *p, const clprim_sort_spec *spec
     return d;
 }
 
-/* Every kernel of the sort runs at the sort's own work-group size. */
-static clprim_status launch(clprim_context *ctx, const sort_plan *p, cl_kernel kernel, const char *what, size_t groups,
-                            const clprim_arg *args, size_t nargs, cl_event *event)
-{
-    return clprim_launch_shaped(ctx, kernel, what, groups, p->tuning.work_group_size, args, nargs, event);
-}
-
 /* The passes of the multi-pass form: count, scan of the counts, scatter. */
-static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec,
-                                const char *options, const route_buffers *r, cl_mem scratch, size_t at, size_t n)
+static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const sort_passes *k,
+                                const clprim_sort_spec *spec, const route_buffers *r, cl_mem scratch, size_t at,
+                                size_t n)
 {
-    cl_kernel count, scatter;
-    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_count", &count);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_scatter", &scatter);
+    clprim_status s = CLPRIM_SUCCESS;
     const cl_ulong counts_off = (at + p->counts) / 8, count_n = n;
     const size_t ncounts = RADIX * p->split.groups;
     const cl_uint descending = spec->descending != 0;
     for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
         const pass_digit d = digit_of_pass(p, spec, at, pass);
-        const clprim_arg count_args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index),  ROUTE_ARGS(*r),
-                                         CLPRIM_ARG(count_n),   CLPRIM_ARG(p->split.chunk), CLPRIM_ARG(d.shift),
-                                         CLPRIM_ARG(d.mask),    CLPRIM_ARG(descending),     CLPRIM_ARG(scratch),
-                                         CLPRIM_ARG(counts_off)};
-        s = launch(ctx, p, count, "radix sort (radix_count)", p->split.groups, count_args, NARGS(count_args), NULL);
+        s = CLPRIM_ENQUEUE(ctx, &k->count, p->split.groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index),
+                           ROUTE_ARGS(*r), CLPRIM_ARG(count_n), CLPRIM_ARG(p->split.chunk), CLPRIM_ARG(d.shift),
+                           CLPRIM_ARG(d.mask), CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_off));
         if (s == CLPRIM_SUCCESS)
             s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 1, scratch, counts_off, scratch,
                                    counts_off, ncounts, scratch, at + p->scan, NULL);
-        const clprim_arg scatter_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
-                                           VALUE_ARGS(*r),      CLPRIM_ARG(count_n),       CLPRIM_ARG(p->split.chunk),
-                                           CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
-                                           CLPRIM_ARG(scratch), CLPRIM_ARG(counts_off)};
         if (s == CLPRIM_SUCCESS)
-            s = launch(ctx, p, scatter, "radix sort (radix_scatter)", p->split.groups, scatter_args,
-                       NARGS(scatter_args), NULL);
+            s = CLPRIM_ENQUEUE(ctx, &k->scatter, p->split.groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index),
+                               ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n), CLPRIM_ARG(p->split.chunk),
+                               CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending), CLPRIM_ARG(scratch),
+                               CLPRIM_ARG(counts_off));
     }
     return s;
 }
 
 /* The passes of the one-sweep form: per pass and portion, a cleared status and
  * one launch of a work-group a tile. */
-static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec,
-                               const char *options, const route_buffers *r, cl_mem scratch, size_t at, size_t n)
+static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const sort_passes *k,
+                               const clprim_sort_spec *spec, const route_buffers *r, cl_mem scratch, size_t at,
+                               size_t n)
 {
-    cl_kernel sweep, zero;
-    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_one_sweep", &sweep);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_clear", &zero);
+    clprim_status s = CLPRIM_SUCCESS;
     const cl_ulong count_n = n, status_off = (at + p->status) / 4;
     const cl_uint descending = spec->descending != 0;
     for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
@@ -258,18 +244,38 @@ static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const cl
             const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
             const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
             const cl_uint next_portion = q + 1 < p->portions;
-            s = clear(ctx, p, zero, scratch, at + p->status, p->status_bytes / 4);
-            const clprim_arg args[] = {CLPRIM_ARG(scratch),   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r),
-                                       VALUE_ARGS(*r),        CLPRIM_ARG(count_n),       CLPRIM_ARG(begin),
-                                       CLPRIM_ARG(d.shift),   CLPRIM_ARG(d.mask),        CLPRIM_ARG(descending),
-                                       CLPRIM_ARG(scratch),   CLPRIM_ARG(bases_off),     CLPRIM_ARG(next_portion),
-                                       CLPRIM_ARG(scratch),
-                                       CLPRIM_ARG(status_off)};
+            s = clear(ctx, p, k, scratch, at + p->status, p->status_bytes / 4);
             if (s == CLPRIM_SUCCESS)
-                s = launch(ctx, p, sweep, "radix sort (radix_one_sweep)", (keys + p->tile - 1) / p->tile, args,
-                           NARGS(args), NULL);
+                s = CLPRIM_ENQUEUE(ctx, &k->sweep, (keys + p->tile - 1) / p->tile, NULL, CLPRIM_ARG(scratch),
+                                   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
+                                   CLPRIM_ARG(begin), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask),
+                                   CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(bases_off),
+                                   CLPRIM_ARG(next_portion), CLPRIM_ARG(scratch), CLPRIM_ARG(status_off));
         }
     }
+    return s;
+}
+
+/* The kernels of the plan's program that its form launches. */
+static clprim_status passes_of(clprim_context *ctx, const clprim_sort_spec *spec, const sort_plan *p,
+                               int one_sweep_form, sort_passes *k)
+{
+    clprim_program program;
+    program_for(ctx, spec, &p->tuning, &program);
+    clprim_status s = clprim_pass_of(ctx, &program, "radix_clear", &k->zero);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, one_sweep_form ? "radix_histogram" : "radix_bits", &k->counts);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, one_sweep_form ? "radix_plan" : "radix_plan_bits", &k->plan);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, "radix_copy_out", &k->copy_out);
+    if (s == CLPRIM_SUCCESS && one_sweep_form)
+        s = clprim_pass_of(ctx, &program, "radix_one_sweep", &k->sweep);
+    if (s == CLPRIM_SUCCESS && !one_sweep_form)
+        s = clprim_pass_of(ctx, &program, "radix_count", &k->count);
+    if (s == CLPRIM_SUCCESS && !one_sweep_form)
+        s = clprim_pass_of(ctx, &program, "radix_scatter", &k->scatter);
+    clprim_program_end(&program);
     return s;
 }
 
@@ -286,18 +292,9 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
                            "one item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
                            p.tuning.work_group_size, (unsigned long long)local_bytes(&p.tuning, spec), ctx->device_name,
                            (unsigned long long)ctx->local_mem_size);
-    char options[256];
-    options_for(ctx, spec, &p.tuning, options, sizeof options);
     const int one_sweep_form = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
-    cl_kernel zero, counts, plan, copy_out;
-    clprim_status s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_clear", &zero);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, one_sweep_form ? "radix_histogram" : "radix_bits",
-                              &counts);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, one_sweep_form ? "radix_plan" : "radix_plan_bits", &plan);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "radix_sort.cl", options, "radix_copy_out", &copy_out);
+    sort_passes k;
+    clprim_status s = passes_of(ctx, spec, &p, one_sweep_form, &k);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -327,47 +324,33 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    s = clear(ctx, &p, zero, scratch, at + p.hist, one_sweep_form ? p.passes * RADIX : 4);
+    s = clear(ctx, &p, &k, scratch, at + p.hist, one_sweep_form ? p.passes * RADIX : 4);
     if (s == CLPRIM_SUCCESS && one_sweep_form) {
-        const clprim_arg hist_args[] = {CLPRIM_ARG(keys_in),   CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n),
-                                        CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(passes),     CLPRIM_ARG(begin_bit),
-                                        CLPRIM_ARG(end_bit),   CLPRIM_ARG(descending),     CLPRIM_ARG(scratch),
-                                        CLPRIM_ARG(hist_off)};
-        s = launch(ctx, &p, counts, "radix sort (radix_histogram)", p.split.groups, hist_args, NARGS(hist_args),
-                   NULL);
-        const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off),  CLPRIM_ARG(count_n),
-                                        CLPRIM_ARG(portions), CLPRIM_ARG(passes),    CLPRIM_ARG(in_place),
-                                        CLPRIM_ARG(scratch),  CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch),
-                                        CLPRIM_ARG(route_off)};
+        s = CLPRIM_ENQUEUE(ctx, &k.counts, p.split.groups, NULL, CLPRIM_ARG(keys_in), CLPRIM_ARG(keys_in_offset),
+                           CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(passes), CLPRIM_ARG(begin_bit),
+                           CLPRIM_ARG(end_bit), CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off));
         if (s == CLPRIM_SUCCESS)
-            s = launch(ctx, &p, plan, "radix sort (radix_plan)", 1, plan_args, NARGS(plan_args), NULL);
+            s = CLPRIM_ENQUEUE(ctx, &k.plan, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off), CLPRIM_ARG(count_n),
+                               CLPRIM_ARG(portions), CLPRIM_ARG(passes), CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),
+                               CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch), CLPRIM_ARG(route_off));
     } else if (s == CLPRIM_SUCCESS) {
-        const clprim_arg bits_args[] = {CLPRIM_ARG(keys_in),    CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n),
-                                        CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(descending),  CLPRIM_ARG(scratch),
-                                        CLPRIM_ARG(hist_off)};
-        s = launch(ctx, &p, counts, "radix sort (radix_bits)", p.split.groups, bits_args, NARGS(bits_args), NULL);
-        const clprim_arg plan_args[] = {CLPRIM_ARG(scratch),  CLPRIM_ARG(hist_off), CLPRIM_ARG(passes),
-                                        CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(in_place),
-                                        CLPRIM_ARG(scratch),  CLPRIM_ARG(route_off)};
+        s = CLPRIM_ENQUEUE(ctx, &k.counts, p.split.groups, NULL, CLPRIM_ARG(keys_in), CLPRIM_ARG(keys_in_offset),
+                           CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(descending), CLPRIM_ARG(scratch),
+                           CLPRIM_ARG(hist_off));
         if (s == CLPRIM_SUCCESS)
-            s = launch(ctx, &p, plan, "radix sort (radix_plan_bits)", 1, plan_args, NARGS(plan_args), NULL);
+            s = CLPRIM_ENQUEUE(ctx, &k.plan, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off), CLPRIM_ARG(passes),
+                               CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),
+                               CLPRIM_ARG(route_off));
     }
 
     if (s == CLPRIM_SUCCESS)
-        s = (one_sweep_form ? one_sweep : multi_pass)(ctx, &p, spec, options, &r, scratch, at, n);
+        s = (one_sweep_form ? one_sweep : multi_pass)(ctx, &p, &k, spec, &r, scratch, at, n);
 
     const cl_ulong final_route = route_off + p.passes;
-    const clprim_arg copy_args[] = {CLPRIM_ARG(scratch),
-                                    CLPRIM_ARG(final_route),
-                                    ROUTE_ARGS(r),
-                                    VALUE_ARGS(r),
-                                    CLPRIM_ARG(count_n),
-                                    CLPRIM_ARG(p.split.chunk),
-                                    CLPRIM_ARG(keys_in_place),
-                                    CLPRIM_ARG(values_in_place)};
     if (s == CLPRIM_SUCCESS)
-        s = launch(ctx, &p, copy_out, "radix sort (radix_copy_out)", p.split.groups, copy_args, NARGS(copy_args),
-                   event);
+        s = CLPRIM_ENQUEUE(ctx, &k.copy_out, p.split.groups, event, CLPRIM_ARG(scratch), CLPRIM_ARG(final_route),
+                           ROUTE_ARGS(r), VALUE_ARGS(r), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
+                           CLPRIM_ARG(keys_in_place), CLPRIM_ARG(values_in_place));
     return s;
 }
 
@@ -465,7 +448,8 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
         return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     cl_mem scratch;
-    s = clprim_scratch(ctx, clprim_radix_sort_scratch_bytes(ctx, &spec, n), &scratch);
+    const clprim_layout layout = plan_sort(ctx, &spec, n).layout;
+    s = clprim_layout_scratch(ctx, "radix sort", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)

@@ -16,10 +16,10 @@ typedef struct {
 /* Bytes of scratch that clprim_radix_sort_device needs for n keys. */
 size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n);
 
-/* The build options of radix_sort.cl for the spec under the context's tuning;
- * 0 when the sort cannot run there (a tile of one item a work-item does not fit
- * in local memory). */
-int clprim_radix_sort_options(const clprim_context *ctx, const clprim_sort_spec *spec, char *options, size_t size);
+/* Begins *p, radix_sort.cl built for the spec at the sort's own shape (release
+ * with clprim_program_end); returns 0 when the sort cannot run there (a tile of
+ * one item a work-item does not fit in local memory). */
+int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p);
 
 /* Sorts n > 0 keys: keys_in -> keys_out, stable. Values move along when
  * values_out is not NULL; values_in NULL then means the indices 0..n-1. Offsets

@@ -49,8 +49,10 @@ static clprim_status warm_images_and_sorts(clprim_context *ctx)
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         for (size_t value_bytes = 0; value_bytes <= 8; value_bytes += 4) {
             const clprim_sort_spec spec = {keys[k], value_bytes, 0, 0, 32};
-            if (clprim_radix_sort_options(ctx, &spec, options, sizeof options))
-                s = prepare(ctx, s, "radix_sort.cl", options);
+            clprim_program p;
+            if (clprim_radix_sort_program(ctx, &spec, &p) && s == CLPRIM_SUCCESS)
+                s = clprim_program_prepare(ctx, &p);
+            clprim_program_end(&p);
         }
     if (s == CLPRIM_SUCCESS) {
         clprim_program p;
