@@ -44,7 +44,6 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
 static clprim_status warm_images_and_sorts(clprim_context *ctx)
 {
     clprim_status s = CLPRIM_SUCCESS;
-    char options[256];
     const clprim_type keys[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT, CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         for (size_t value_bytes = 0; value_bytes <= 8; value_bytes += 4) {
