@@ -429,6 +429,9 @@ clprim_combine clprim_combine_builtin(clprim_op op);
  * the messages name op->combine and op->identity. Free with clprim_combine_free. */
 clprim_status clprim_combine_user(clprim_context *ctx, clprim_type t, const clprim_operator *op,
                                   clprim_combine *c);
+/* The element type, then the built-in op or (user_op) the caller's *user, into *c. */
+clprim_status clprim_check_operator(clprim_context *ctx, clprim_type t, const clprim_type_info **type, clprim_op op,
+                                    int user_op, const clprim_operator *user, clprim_combine *c);
 void clprim_combine_free(clprim_combine *c);
 /* clprim_program_begin with the operator's options. */
 void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,

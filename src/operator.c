@@ -30,6 +30,16 @@ clprim_status clprim_combine_user(clprim_context *ctx, clprim_type t, const clpr
     return CLPRIM_SUCCESS;
 }
 
+clprim_status clprim_check_operator(clprim_context *ctx, clprim_type t, const clprim_type_info **type, clprim_op op,
+                                    int user_op, const clprim_operator *user, clprim_combine *c)
+{
+    *c = clprim_combine_builtin(op);
+    clprim_status s = clprim_check_type(ctx, t, type);
+    if (s == CLPRIM_SUCCESS)
+        s = user_op ? clprim_combine_user(ctx, t, user, c) : clprim_check_op(ctx, op);
+    return s;
+}
+
 void clprim_combine_free(clprim_combine *c)
 {
     free(c->expression);

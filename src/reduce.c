@@ -75,9 +75,7 @@ static clprim_status reduce_call(clprim_context *ctx, const char *function, clpr
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, function);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
-    if (s == CLPRIM_SUCCESS)
-        s = user_op ? clprim_combine_user(ctx, t, user, &c) : clprim_check_op(ctx, op);
+        s = clprim_check_operator(ctx, t, &type, op, user_op, user, &c);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
     if (s == CLPRIM_SUCCESS && !result)

@@ -111,9 +111,7 @@ static clprim_status scan_call(clprim_context *ctx, const char *function, clprim
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, function);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
-    if (s == CLPRIM_SUCCESS)
-        s = user_op ? clprim_combine_user(ctx, t, user, &c) : clprim_check_op(ctx, op);
+        s = clprim_check_operator(ctx, t, &type, op, user_op, user, &c);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_src_dst(ctx, function, "src", &src, &src_offset, "dst", dst, dst_offset, n, type->size,
                                  &in, &out);
