@@ -612,3 +612,14 @@ int harness_run(Suite *s)
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+void harness_copy_common_kernels(const char *dir)
+{
+    const char *files[] = {"common.cl", "constants.h", "expression.cl"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+        harness_copy_file(from, to);
+    }
+}

@@ -444,12 +444,10 @@ START_TEST(good_includes_still_expand)
 {
     char *dir = harness_tempdir("kernels-good");
     char from[4300], to[4300];
-    const char *files[] = {"common.cl", "reduce.cl"};
-    for (size_t f = 0; f < 2; f++) {
-        snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[f]);
-        snprintf(to, sizeof to, "%s/%s%s", dir, f ? "real_" : "", files[f]);
-        harness_copy_file(from, to);
-    }
+    harness_copy_common_kernels(dir);
+    snprintf(from, sizeof from, "%s/reduce.cl", harness_kernel_source_dir());
+    snprintf(to, sizeof to, "%s/real_reduce.cl", dir);
+    harness_copy_file(from, to);
     write_kernel_file(dir, "reduce.cl", "# include \"real_reduce.cl\" // the real one\n", dir);
     harness_env_set("CLPRIM_KERNEL_PATH", dir);
     harness_env_set("CLPRIM_CACHE_DIR", "");

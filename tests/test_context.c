@@ -400,15 +400,13 @@ START_TEST(kernel_path_missing_folder)
 }
 END_TEST
 
-/* A folder with common.cl and a scan.cl that does not compile. */
+/* A folder with common.cl (and its includes) and a scan.cl that does not compile. */
 START_TEST(kernel_build_failure)
 {
     const char *spec = harness_device_spec(0);
     char *tmp = harness_tempdir("broken");
     char from[4096], to[4096];
-    snprintf(from, sizeof from, "%s/common.cl", harness_kernel_source_dir());
-    snprintf(to, sizeof to, "%s/common.cl", tmp);
-    harness_copy_file(from, to);
+    harness_copy_common_kernels(tmp);
     snprintf(from, sizeof from, "%s/scan.cl", harness_kernel_source_dir());
     size_t bytes;
     char *text = harness_read_file(from, &bytes);
@@ -457,10 +455,8 @@ START_TEST(kernel_path_override)
     const char *spec = harness_device_spec(0);
     char *empty = harness_tempdir("empty");
     char *tmp = harness_tempdir("override");
-    char from[4096], to[4096];
-    snprintf(from, sizeof from, "%s/common.cl", harness_kernel_source_dir());
-    snprintf(to, sizeof to, "%s/common.cl", tmp);
-    harness_copy_file(from, to);
+    char to[4096];
+    harness_copy_common_kernels(tmp);
     const char *fake =
         "#include \"common.cl\"\n"
         "__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
