@@ -286,6 +286,20 @@ CLPRIM_API clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, co
                                           cl_mem src, size_t offset, size_t n, void *result,
                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
+/* Argmin and argmax: the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) of
+ * src[offset .. offset + n) to *value (one element of type t) and the index of
+ * its first occurrence, counted from offset, to *index. Either may be NULL, not
+ * both. Blocking (a wait list, no event). Equal values, -0.0 and +0.0 among
+ * them, go to the first; for floats a NaN loses to any number (as fmin and
+ * fmax ignore it), so the answer is NaN at index 0 only when every element is
+ * NaN. The answer is the same on every device and tuning.
+ * Errors: op CLPRIM_SUM or unknown, n == 0 (an empty range has no answer),
+ * value and index both NULL: CLPRIM_INVALID_ARGUMENT; src shorter than
+ * offset + n: CLPRIM_BUFFER_TOO_SMALL. A failed call writes neither output. */
+CLPRIM_API clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src,
+                                             size_t offset, size_t n, void *value, size_t *index,
+                                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+
 /* ---- Stream compaction ------------------------------------------------- */
 
 /* Which elements a compaction keeps. */
