@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_BINS ((size_t)1 << 31)
 #define DEFAULT_MAX_PASSES 4
 #define LOCAL_RESERVE 256 /* bytes of local memory left to the implementation */
 
@@ -143,14 +142,14 @@ static clprim_status prepare_integer(clprim_context *ctx, clprim_type t, const c
     p->lo_bits = wide_bits(wlo);
     p->range = range;
     /* How the kernels divide (cl/histogram.cl): all three give the same bin. */
-    p->divide = range <= UINT32_MAX / bins ? 1 : 0;
+    p->divide = range <= UINT32_MAX / bins ? HIST_DIVIDE_32 : HIST_DIVIDE_64;
     if (range % bins == 0) {
         uint64_t width = range / bins;
         if (!(width & (width - 1))) {
             int shift = 0;
             while (((uint64_t)1 << shift) < width)
                 shift++;
-            p->divide = 2 + shift;
+            p->divide = HIST_DIVIDE_SHIFT + shift;
         }
     }
 
@@ -196,7 +195,7 @@ clprim_status clprim_histogram_prepare(clprim_context *ctx, clprim_type t, doubl
     const clprim_type_info *type = p->type;
     p->t = t;
     p->bins = bins;
-    if (bins == 0 || bins > MAX_BINS)
+    if (bins == 0 || bins > HIST_MAX_BINS)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: bins is %zu; it must be 1 .. 2^31", bins);
     if (isnan(lo) || isnan(hi))
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: lo (%g) or hi (%g) is NaN", lo, hi);
@@ -248,7 +247,7 @@ size_t clprim_histogram_local_bins(const clprim_context *ctx)
     if (ctx->local_mem_size <= LOCAL_RESERVE + 2 * sizeof(cl_uint))
         return 0;
     cl_ulong fit = (ctx->local_mem_size - LOCAL_RESERVE) / sizeof(cl_uint) - 1; /* and a spare (cl/histogram.cl) */
-    return fit > MAX_BINS ? MAX_BINS : (size_t)fit;
+    return fit > HIST_MAX_BINS ? HIST_MAX_BINS : (size_t)fit;
 }
 
 clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,

@@ -467,7 +467,7 @@ typedef struct {
     size_t bins;
     unsigned char lo[8], hi[8], scale[8]; /* elements of type t: see cl/histogram.cl */
     uint64_t lo_bits, range;              /* integer types: lo modulo 2^64, hi - lo */
-    int divide;                           /* integer types: 0 64-bit, 1 32-bit, 2 + s shift by s */
+    int divide;                           /* integer types: HIST_DIVIDE_* (cl/constants.h) */
     int empty;                            /* integer types: no value of the type is in [lo, hi) */
 } clprim_histogram_params;
 
