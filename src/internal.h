@@ -448,17 +448,18 @@ const char *clprim_scalar_name(clprim_type t);
 
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
-#define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks */
+#define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks, copy_elements */
 #define CLPRIM_HISTOGRAM_FILE "histogram.cl"          /* kernels: histogram_local, histogram_global */
 
 /* The tuning with the grid compaction and histograms use (more groups on GPUs). */
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
 const char *clprim_keep_name(clprim_keep keep);
-/* The build options of compact.cl for a type and a (checked) predicate, the
- * expression parsed and written out for -D; *options is malloc'ed (free it). */
-clprim_status clprim_compact_options(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, char **options);
+/* The program of compact.cl for a type and a (checked) predicate, at the
+ * compaction grid, the expression parsed and written out for -D. Release p
+ * with clprim_program_end whatever the result. */
+clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                     const clprim_predicate *keep, clprim_program *p);
 
 /* A histogram's bins as the kernels take them (the rule is in clprim.h). */
 typedef struct {
