@@ -448,8 +448,8 @@ const char *clprim_scalar_name(clprim_type t);
 
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
-#define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks, copy_elements */
-#define CLPRIM_HISTOGRAM_FILE "histogram.cl"          /* kernels: histogram_local, histogram_global */
+#define CLPRIM_COMPACT_FILE "compact.cl"     /* kernels: count_chunks, scatter_chunks, copy_elements */
+#define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, histogram_zero */
 
 /* The tuning with the grid compaction and histograms use (more groups on GPUs). */
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
@@ -482,6 +482,9 @@ typedef struct {
     size_t max_passes; /* windows of local_bins before falling back to one global atomic per
                           element (default 4); tests force every path with these two */
 } clprim_histogram_plan;
+
+/* The program of histogram.cl for a type, at the compaction grid. */
+void clprim_histogram_program(const clprim_context *ctx, const clprim_type_info *type, clprim_program *p);
 
 /* Bins that fit in the device's local memory (cl_uint each). */
 size_t clprim_histogram_local_bins(const clprim_context *ctx);

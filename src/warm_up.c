@@ -31,9 +31,13 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
             s = clprim_program_prepare(ctx, &p);
         clprim_program_end(&p);
     }
-    char options[256] = "";
-    clprim_kernel_options(ctx, type, -1, options, sizeof options);
-    return prepare(ctx, s, CLPRIM_HISTOGRAM_FILE, options);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    clprim_program p;
+    clprim_histogram_program(ctx, type, &p);
+    s = clprim_program_prepare(ctx, &p);
+    clprim_program_end(&p);
+    return s;
 }
 
 /* Radix sort (and box sort's), box sort, thresholds and image histograms,
