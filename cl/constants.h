@@ -32,4 +32,12 @@
 #define CHANNEL_LEVELS 256
 #define KMEANS_MAX_K 256
 
+/* Histograms: the most bins (a bin index never reaches 0xFFFFFFFF, the
+ * kernels' "not counted"), and how the kernels find an integer's bin: dividing
+ * in 64 or in 32 bits, or HIST_DIVIDE_SHIFT + s, shifting by s. */
+#define HIST_MAX_BINS 0x80000000u
+#define HIST_DIVIDE_64 0
+#define HIST_DIVIDE_32 1
+#define HIST_DIVIDE_SHIFT 2
+
 #endif

@@ -15,9 +15,10 @@
  *   integers:     lo, hi: the first and last counted values (clamped to the type),
  *                 counted iff lo <= x <= hi; lo_bits: the true lower bound modulo
  *                 2^64; range: hi - lo of the true bounds; divide: how the bin
- *                 (x - lo) * bins / range is computed, each way giving the same bin:
- *                 0: in 64 bits; 1: in 32 bits (range * bins < 2^32); 2 + s: as
- *                 (x - lo) >> s, when range / bins is exactly 2^s. */
+ *                 (x - lo) * bins / range is computed, each way giving the same bin
+ *                 (cl/constants.h): HIST_DIVIDE_64: in 64 bits; HIST_DIVIDE_32: in 32
+ *                 bits (range * bins < 2^32); HIST_DIVIDE_SHIFT + s: as (x - lo) >> s,
+ *                 when range / bins is exactly 2^s. */
 #include "common.cl"
 
 #ifdef TYPE_NONE
@@ -26,7 +27,7 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#define NOT_COUNTED 0xFFFFFFFFu /* bins <= 2^31, so no bin has this index */
+#define NOT_COUNTED 0xFFFFFFFFu /* bins <= HIST_MAX_BINS = 2^31, so no bin has this index */
 
 /* Elements per work-item per step, whatever the tuning's ITEMS (the histogram
  * keeps no tile): on an H100 at 2^28 int32, 256 bins, 1056 groups of 256, a step
@@ -48,9 +49,9 @@ uint bin_of(const T x, const T lo, const T hi, const T scale, const ulong lo_bit
     if (x < lo || x > hi)
         return NOT_COUNTED;
     const ulong d = (ulong)x - lo_bits; /* x - lo exactly: 0 <= d < range < 2^64 */
-    if (divide >= 2)
-        return (uint)(d >> (divide - 2));
-    if (divide == 1)
+    if (divide >= HIST_DIVIDE_SHIFT)
+        return (uint)(d >> (divide - HIST_DIVIDE_SHIFT));
+    if (divide == HIST_DIVIDE_32)
         return (uint)d * bins / (uint)range;
     return (uint)(d * bins / range);
 #endif
@@ -58,11 +59,11 @@ uint bin_of(const T x, const T lo, const T hi, const T scale, const ulong lo_bit
 
 /* The usual call's bin in a few instructions and no branch, for the CPU shape:
  * bin_of's bin for an element in range, else bins (the spare slot). Floats,
- * and integers whose bins are 2^s values wide (divide >= 2). */
+ * and integers whose bins are 2^s values wide (divide >= HIST_DIVIDE_SHIFT). */
 #ifdef T_IS_FLOAT
 #define HAS_SHORT_BIN(divide) 1
 #else
-#define HAS_SHORT_BIN(divide) ((divide) >= 2)
+#define HAS_SHORT_BIN(divide) ((divide) >= HIST_DIVIDE_SHIFT)
 #endif
 uint short_bin(const T x, const T lo, const T hi, const T scale, const ulong lo_bits, const uint bins,
                const int divide)
@@ -71,7 +72,7 @@ uint short_bin(const T x, const T lo, const T hi, const T scale, const ulong lo_
     const uint b = min((uint)((x - lo) * scale), bins - 1); /* taken only when x is in range */
     return (x >= lo) & (x < hi) ? b : bins;                 /* NaN fails both */
 #else
-    const uint b = (uint)(((ulong)x - lo_bits) >> (divide - 2));
+    const uint b = (uint)(((ulong)x - lo_bits) >> (divide - HIST_DIVIDE_SHIFT));
     return (x >= lo) & (x <= hi) ? b : bins;
 #endif
 }

@@ -3,16 +3,8 @@
  * counts in scratch, pass 3 scatters in input order. */
 #include "internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCRATCH_ALIGN 256
-
-static size_t align_up(size_t x)
-{
-    return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-}
 
 /* The grid of compaction and histograms: the tuning's, with twice the groups on
  * GPUs. Both kernels wait on barriers (compaction) or local atomics (histogram)
@@ -47,31 +39,22 @@ const char *clprim_keep_name(clprim_keep keep)
     return (unsigned)keep < sizeof names / sizeof names[0] ? names[keep] : "unknown";
 }
 
-clprim_status clprim_compact_options(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, char **options)
+clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                     const clprim_predicate *keep, clprim_program *p)
 {
-    *options = NULL;
-    char *expression = NULL;
-    if (keep->keep == CLPRIM_KEEP_EXPRESSION) {
-        const clprim_expression_variable vars[] = {{"x", clprim_scalar_name(t)}, {"i", "ulong"}};
-        clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
-        if (s != CLPRIM_SUCCESS)
-            return s;
+    const clprim_tuning grid = clprim_compact_grid(ctx);
+    clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, &grid, type, -1);
+    if (keep->keep != CLPRIM_KEEP_EXPRESSION) {
+        clprim_options_add(&p->options, "-D%s", keep_defines[keep->keep]);
+        return CLPRIM_SUCCESS;
     }
-    size_t size = 512 + (expression ? strlen(expression) : 0);
-    char *buf = malloc(size);
-    if (!buf) {
-        free(expression);
-        return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "out of host memory");
-    }
-    buf[0] = '\0';
-    clprim_kernel_options(ctx, type, -1, buf, size);
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, " -D%s%s%s", keep_defines[keep->keep], expression ? "=" : "",
-             expression ? expression : "");
+    const clprim_expression_variable vars[] = {{"x", clprim_scalar_name(t)}, {"i", "ulong"}};
+    char *expression;
+    clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
+    if (s == CLPRIM_SUCCESS)
+        clprim_options_add(&p->options, "-D%s=%s", keep_defines[keep->keep], expression);
     free(expression);
-    *options = buf;
-    return CLPRIM_SUCCESS;
+    return s;
 }
 
 static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate *keep, size_t n,
@@ -93,20 +76,26 @@ static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate
     return CLPRIM_SUCCESS;
 }
 
-/* Gets both kernels; a build failure of an expression says which expression. */
-static clprim_status get_kernels(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                 const clprim_predicate *keep, cl_kernel *count, cl_kernel *scatter, cl_kernel *copy)
+/* The passes of one call, at the shape of their program. */
+typedef struct {
+    clprim_tuning shape;
+    clprim_pass count, scatter, copy; /* copy: in place only */
+} compact_passes;
+
+/* A build failure of an expression says which expression. */
+static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                const clprim_predicate *keep, int in_place, compact_passes *out)
 {
-    char *options;
-    clprim_status s = clprim_compact_options(ctx, t, type, keep, &options);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    s = clprim_get_kernel(ctx, "compact.cl", options, "count_chunks", count);
+    clprim_program program;
+    clprim_status s = clprim_compact_program(ctx, t, type, keep, &program);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_get_kernel(ctx, "compact.cl", options, "scatter_chunks", scatter);
-    if (s == CLPRIM_SUCCESS && copy)
-        s = clprim_get_kernel(ctx, "compact.cl", options, "copy_elements", copy);
-    free(options);
+        s = clprim_pass_of(ctx, &program, "count_chunks", &out->count);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &program, "scatter_chunks", &out->scatter);
+    if (s == CLPRIM_SUCCESS && in_place)
+        s = clprim_pass_of(ctx, &program, "copy_elements", &out->copy);
+    out->shape = program.shape;
+    clprim_program_end(&program);
     if (s == CLPRIM_BUILD_FAILED && keep->keep == CLPRIM_KEEP_EXPRESSION) {
         char *log = strdup(clprim_last_error(ctx));
         cl_int err = clprim_last_cl_error(ctx);
@@ -153,15 +142,14 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         return s;
     const size_t es = type->size;
 
-    /* Build (or fetch) the kernels before anything is enqueued: a predicate that
+    /* Build (or fetch) the passes before anything is enqueued: a predicate that
      * does not compile leaves every buffer untouched. */
     const int in_place = src == dst && src_offset == dst_offset && n > 0;
-    cl_kernel count_k, scatter_k, copy_k = NULL;
-    s = get_kernels(ctx, t, type, keep, &count_k, &scatter_k, in_place ? &copy_k : NULL);
+    compact_passes passes;
+    s = get_passes(ctx, t, type, keep, in_place, &passes);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    cl_int err;
     if (n == 0) {
         /* A count for the host blocks, here until the wait list completes. */
         if (!kept_buffer) {
@@ -174,16 +162,14 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         }
         /* One work-group over nothing writes the count 0 (a kernel rather than
          * clEnqueueFillBuffer, whose bytes oclgrind does not see as initialised). */
-        cl_ulong zero = 0, at = kept_offset, src_at0 = src_offset;
-        cl_int none = 0, write = 1;
-        const clprim_arg args[] = {CLPRIM_ARG(src),    CLPRIM_ARG(src_at0),     CLPRIM_ARG(src),
-                                   CLPRIM_ARG(zero),   {type->size, &zero},     CLPRIM_ARG(dst),
-                                   CLPRIM_ARG(zero),   CLPRIM_ARG(zero),        CLPRIM_ARG(zero),
-                                   CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero),   CLPRIM_ARG(none),
-                                   CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at),     CLPRIM_ARG(write)};
+        const cl_ulong zero = 0, at = kept_offset, src_at0 = src_offset;
+        const cl_int none = SEED_NONE, write = 1;
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS)
-            s = clprim_launch(ctx, scatter_k, "compaction (count 0)", 1, args, 15, event);
+            s = CLPRIM_ENQUEUE(ctx, &passes.scatter, 1, event, CLPRIM_ARG(src), CLPRIM_ARG(src_at0), CLPRIM_ARG(src),
+                               CLPRIM_ARG(zero), {es, &zero}, CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
+                               CLPRIM_ARG(zero), CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero), CLPRIM_ARG(none),
+                               CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write));
         if (s == CLPRIM_SUCCESS && kept)
             s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS && kept)
@@ -191,83 +177,72 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         return s;
     }
 
-    /* Scratch: counts | the counts' scan | the total | the input copy (in place). */
-    const clprim_type_info *counts_type = clprim_type_info_of(CLPRIM_UINT64);
-    clprim_tuning grid = clprim_compact_grid(ctx);
-    clprim_split split = clprim_split_range(&grid, n);
-    size_t counts_at = 0, scan_at = align_up(split.groups * sizeof(cl_ulong));
-    size_t total_at = scan_at + align_up(clprim_scan_scratch_bytes(&ctx->tuning, split.groups, sizeof(cl_ulong)));
-    size_t copy_at = total_at + SCRATCH_ALIGN;
-    size_t bytes = copy_at;
-    if (in_place) {
-        if (n > (SIZE_MAX - copy_at) / es)
-            return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "in-place compaction of %zu elements needs too much scratch",
-                               n);
-        bytes += n * es;
-    }
+    /* Plan: the split of n over the grid, where each group's first output
+     * position comes from (as in the scan: none for one group; each group
+     * folds the counts before it while they fit a tile; else their scan), and
+     * scratch: counts | the counts' scan | the total | the input copy (in
+     * place). The counts' scan and the copy run at the context's tuning. */
+    const clprim_split split = clprim_split_range(&passes.shape, n);
+    const cl_int seed_mode = clprim_seed_mode(&passes.shape, &split);
+    clprim_layout layout = {0, 0};
+    const cl_ulong counts_offset = clprim_layout_part(&layout, split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+    const size_t scan_at =
+        clprim_layout_part(&layout, clprim_scan_scratch_bytes(&ctx->tuning, split.groups, sizeof(cl_ulong)));
+    const size_t total_at = clprim_layout_part(&layout, sizeof(cl_ulong));
+    const size_t copy_at = in_place ? clprim_layout_part(&layout, n * es) : 0;
+    const size_t copy_groups = clprim_fill_groups(&ctx->tuning, n);
+
     cl_mem scratch;
-    s = clprim_scratch(ctx, bytes, &scratch);
+    s = clprim_layout_scratch(ctx, "compaction", &layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    cl_mem in = src;
-    cl_ulong in_offset = src_offset;
+    /* Enqueue: the input copy (in place), the counts and their scan (many
+     * groups), then the scatter, and the kept count read back when asked for. */
+    cl_mem in = in_place ? scratch : src;
+    const cl_ulong in_offset = in_place ? copy_at / es : src_offset;
+    const cl_ulong count = n;
     if (in_place) {
-        in = scratch;
-        in_offset = copy_at / es;
-        cl_ulong from = src_offset, count_all = n;
-        size_t groups = (n + ctx->tuning.work_group_size - 1) / ctx->tuning.work_group_size;
-        if (groups > ctx->tuning.groups * 4)
-            groups = ctx->tuning.groups * 4;
-        const clprim_arg args[] = {CLPRIM_ARG(src), CLPRIM_ARG(from), CLPRIM_ARG(scratch), CLPRIM_ARG(in_offset),
-                                   CLPRIM_ARG(count_all)};
-        s = clprim_launch(ctx, copy_k, "in-place compaction (copy_elements)", groups, args, 5, NULL);
+        const cl_ulong from = src_offset;
+        s = CLPRIM_ENQUEUE(ctx, &passes.copy, copy_groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(from),
+                           CLPRIM_ARG(scratch), CLPRIM_ARG(in_offset), CLPRIM_ARG(count));
         if (s != CLPRIM_SUCCESS)
             return s;
     }
 
     cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : in; /* unread unless FLAGGED */
-    cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
+    const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
     cl_ulong value = 0; /* the widest element; the kernels take es bytes of it */
     if (keep->keep <= CLPRIM_KEEP_NE)
         memcpy(&value, keep->value, es);
-    cl_ulong count = n, counts_offset = counts_at / sizeof(cl_ulong);
-    /* Seed modes of scatter_chunks, as in the scan: none for one group; each
-     * group folds the counts before it while they fit a tile; else pass 2. */
-    cl_int seed_mode = split.groups == 1                                                               ? 0
-                       : split.groups <= ctx->tuning.work_group_size * ctx->tuning.items_per_thread ? 1
-                                                                                                      : 2;
-    if (seed_mode != 0) {
-        const clprim_arg pass1[] = {CLPRIM_ARG(in),          CLPRIM_ARG(in_offset), CLPRIM_ARG(flags),
-                                    CLPRIM_ARG(flags_offset), {es, &value},          CLPRIM_ARG(count),
-                                    CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),   CLPRIM_ARG(counts_offset)};
-        s = clprim_launch(ctx, count_k, "compaction pass 1 (count_chunks)", split.groups, pass1, 9, NULL);
-        if (s == CLPRIM_SUCCESS && seed_mode == 2)
-            s = clprim_scan_device(ctx, counts_type, CLPRIM_SUM, 0, scratch, counts_offset, scratch, counts_offset,
-                                   split.groups, scratch, scan_at, NULL);
+    if (seed_mode != SEED_NONE) {
+        s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
+                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(count),
+                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
+        if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
+            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
+                                   scratch, counts_offset, split.groups, scratch, scan_at, NULL);
         if (s != CLPRIM_SUCCESS)
             return s;
     }
-    cl_int write_count = kept || kept_buffer;
+    const cl_int write_count = kept || kept_buffer;
     cl_mem count_out = kept_buffer ? kept_buffer : scratch;
-    cl_ulong count_offset = kept_buffer ? kept_offset : total_at / sizeof(cl_ulong);
-    cl_ulong out_offset = dst_offset;
-    const clprim_arg pass3[] = {CLPRIM_ARG(in),          CLPRIM_ARG(in_offset),     CLPRIM_ARG(flags),
-                                CLPRIM_ARG(flags_offset), {es, &value},             CLPRIM_ARG(dst),
-                                CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                                CLPRIM_ARG(scratch),     CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
-                                CLPRIM_ARG(count_out),   CLPRIM_ARG(count_offset),  CLPRIM_ARG(write_count)};
-    s = clprim_launch(ctx, scatter_k, "compaction pass 3 (scatter_chunks)", split.groups, pass3, 15,
-                      kept ? NULL : event);
+    const cl_ulong count_offset = kept_buffer ? kept_offset : total_at / sizeof(cl_ulong);
+    const cl_ulong out_offset = dst_offset;
+    s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
+                       CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(dst),
+                       CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),
+                       CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode), CLPRIM_ARG(count_out),
+                       CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
     if (s != CLPRIM_SUCCESS || !kept)
         return s;
     cl_ulong total = 0;
-    err = clEnqueueReadBuffer(ctx->queue, count_out, CL_TRUE, count_offset * sizeof total, sizeof total, &total, 0,
-                              NULL, event);
+    const cl_int err = clEnqueueReadBuffer(ctx->queue, count_out, CL_TRUE, count_offset * sizeof total, sizeof total,
+                                           &total, 0, NULL, event);
     if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "reading the kept count back");
+        return clprim_fail_cl(ctx, err, "compaction: reading the kept count back");
     *kept = (size_t)total;
     return CLPRIM_SUCCESS;
 }

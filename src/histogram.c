@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_BINS ((size_t)1 << 31)
 #define DEFAULT_MAX_PASSES 4
 #define LOCAL_RESERVE 256 /* bytes of local memory left to the implementation */
 
@@ -143,14 +142,14 @@ static clprim_status prepare_integer(clprim_context *ctx, clprim_type t, const c
     p->lo_bits = wide_bits(wlo);
     p->range = range;
     /* How the kernels divide (cl/histogram.cl): all three give the same bin. */
-    p->divide = range <= UINT32_MAX / bins ? 1 : 0;
+    p->divide = range <= UINT32_MAX / bins ? HIST_DIVIDE_32 : HIST_DIVIDE_64;
     if (range % bins == 0) {
         uint64_t width = range / bins;
         if (!(width & (width - 1))) {
             int shift = 0;
             while (((uint64_t)1 << shift) < width)
                 shift++;
-            p->divide = 2 + shift;
+            p->divide = HIST_DIVIDE_SHIFT + shift;
         }
     }
 
@@ -196,7 +195,7 @@ clprim_status clprim_histogram_prepare(clprim_context *ctx, clprim_type t, doubl
     const clprim_type_info *type = p->type;
     p->t = t;
     p->bins = bins;
-    if (bins == 0 || bins > MAX_BINS)
+    if (bins == 0 || bins > HIST_MAX_BINS)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: bins is %zu; it must be 1 .. 2^31", bins);
     if (isnan(lo) || isnan(hi))
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "histogram: lo (%g) or hi (%g) is NaN", lo, hi);
@@ -248,7 +247,13 @@ size_t clprim_histogram_local_bins(const clprim_context *ctx)
     if (ctx->local_mem_size <= LOCAL_RESERVE + 2 * sizeof(cl_uint))
         return 0;
     cl_ulong fit = (ctx->local_mem_size - LOCAL_RESERVE) / sizeof(cl_uint) - 1; /* and a spare (cl/histogram.cl) */
-    return fit > MAX_BINS ? MAX_BINS : (size_t)fit;
+    return fit > HIST_MAX_BINS ? HIST_MAX_BINS : (size_t)fit;
+}
+
+void clprim_histogram_program(const clprim_context *ctx, const clprim_type_info *type, clprim_program *p)
+{
+    const clprim_tuning grid = clprim_compact_grid(ctx);
+    clprim_program_begin(ctx, p, "histogram", CLPRIM_HISTOGRAM_FILE, &grid, type, -1);
 }
 
 clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
@@ -256,78 +261,71 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                   int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list, cl_event *event)
 {
-    const clprim_type_info *type = p->type;
-    size_t bins = p->bins;
-    int count = n > 0 && !p->empty;
+    const size_t bins = p->bins;
+    const int count = n > 0 && !p->empty;
     if (!count && accumulate)
         return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
+    /* Plan: private counts in local memory, a window of local_bins a pass,
+     * or one global atomic per element when that takes more than max_passes. */
     size_t local_bins = plan && plan->local_bins ? plan->local_bins : clprim_histogram_local_bins(ctx);
     if (local_bins > bins)
         local_bins = bins;
-    size_t max_passes = plan && plan->max_passes ? plan->max_passes : DEFAULT_MAX_PASSES;
-    size_t passes = local_bins ? bins / local_bins + (bins % local_bins != 0) : 0;
-    int global = passes == 0 || passes > max_passes;
+    const size_t max_passes = plan && plan->max_passes ? plan->max_passes : DEFAULT_MAX_PASSES;
+    const size_t passes = local_bins ? bins / local_bins + (bins % local_bins != 0) : 0;
+    const int global = passes == 0 || passes > max_passes;
 
-    char options[256] = "";
-    clprim_kernel_options(ctx, type, -1, options, sizeof options);
-    cl_kernel kernel, zero;
-    clprim_status s = clprim_get_kernel(ctx, "histogram.cl", options, global ? "histogram_global" : "histogram_local",
-                                        &kernel);
+    clprim_program program;
+    clprim_histogram_program(ctx, p->type, &program);
+    clprim_pass counting, zero;
+    clprim_status s = clprim_pass_of(ctx, &program, global ? "histogram_global" : "histogram_local", &counting);
     if (s == CLPRIM_SUCCESS && !accumulate)
-        s = clprim_get_kernel(ctx, "histogram.cl", options, "histogram_zero", &zero);
+        s = clprim_pass_of(ctx, &program, "histogram_zero", &zero);
+    /* The program's grid, but with private counts each work-group should see
+     * at least as many elements as it has bins to clear and merge. Clearing
+     * keeps the context's grid. */
+    clprim_tuning split_shape = program.shape;
+    clprim_program_end(&program);
+    if (!global) {
+        const size_t want = n / (local_bins > 1 ? local_bins : 1);
+        if (want < split_shape.groups)
+            split_shape.groups = want > 1 ? want : 1;
+    }
+    const clprim_split split = clprim_split_range(&split_shape, n);
+    const size_t zero_groups = clprim_fill_groups(&ctx->tuning, bins);
+
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
+
+    /* Enqueue: the clearing (overwrite mode), then the counting passes. */
+    const cl_ulong a_counts_offset = counts_offset;
     if (!accumulate) {
-        cl_ulong offset = counts_offset, count_bins = bins;
-        size_t wg = ctx->tuning.work_group_size, groups = (bins + wg - 1) / wg;
-        if (groups > ctx->tuning.groups * 4)
-            groups = ctx->tuning.groups * 4;
-        const clprim_arg args[] = {CLPRIM_ARG(counts), CLPRIM_ARG(offset), CLPRIM_ARG(count_bins)};
-        s = clprim_launch(ctx, zero, "histogram (histogram_zero)", groups ? groups : 1, args, 3, count ? NULL : event);
+        const cl_ulong count_bins = bins;
+        s = CLPRIM_ENQUEUE(ctx, &zero, zero_groups, count ? NULL : event, CLPRIM_ARG(counts),
+                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins));
         if (s != CLPRIM_SUCCESS || !count)
             return s;
     }
-
-    /* Work-groups: the tuned grid, but with private counts each work-group
-     * should see at least as many elements as it has bins to clear and merge. */
-    clprim_tuning tuning = clprim_compact_grid(ctx);
-    if (!global) {
-        size_t per_group = local_bins > 1 ? local_bins : 1;
-        size_t want = n / per_group;
-        if (want < 1)
-            want = 1;
-        if (want < tuning.groups)
-            tuning.groups = want;
-    }
-    clprim_split split = clprim_split_range(&tuning, n);
-
-    cl_ulong a_src_offset = src_offset, a_stride = stride, a_n = n, a_counts_offset = counts_offset;
-    cl_ulong lo_bits = p->lo_bits, range = p->range;
-    cl_uint a_bins = (cl_uint)bins;
-    cl_int divide = p->divide;
-    const size_t es = type->size;
-    if (global) {
-        const clprim_arg args[] = {CLPRIM_ARG(src),    CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride),
-                                   CLPRIM_ARG(a_n),    CLPRIM_ARG(split.chunk),  {es, p->lo},
-                                   {es, p->hi},        {es, p->scale},           CLPRIM_ARG(lo_bits),
-                                   CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),       CLPRIM_ARG(divide),
-                                   CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset)};
-        return clprim_launch(ctx, kernel, "histogram (histogram_global)", split.groups, args, 14, event);
-    }
+    const cl_ulong a_src_offset = src_offset, a_stride = stride, a_n = n;
+    const cl_ulong lo_bits = p->lo_bits, range = p->range;
+    const cl_uint a_bins = (cl_uint)bins;
+    const cl_int divide = p->divide;
+    const size_t es = p->type->size;
+    if (global)
+        return CLPRIM_ENQUEUE(ctx, &counting, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(a_src_offset),
+                              CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), {es, p->lo},
+                              {es, p->hi}, {es, p->scale}, CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
+                              CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset));
     for (size_t pass = 0; pass < passes; pass++) {
-        cl_uint first = (cl_uint)(pass * local_bins);
-        cl_uint window = (cl_uint)(bins - first < local_bins ? bins - first : local_bins);
-        const clprim_arg args[] = {CLPRIM_ARG(src),    CLPRIM_ARG(a_src_offset),    CLPRIM_ARG(a_stride),
-                                   CLPRIM_ARG(a_n),    CLPRIM_ARG(split.chunk),     {es, p->lo},
-                                   {es, p->hi},        {es, p->scale},              CLPRIM_ARG(lo_bits),
-                                   CLPRIM_ARG(range),  CLPRIM_ARG(a_bins),          CLPRIM_ARG(divide),
-                                   CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first),
-                                   CLPRIM_ARG(window), CLPRIM_LOCAL((window + 1) * sizeof(cl_uint))};
-        s = clprim_launch(ctx, kernel, "histogram (histogram_local)", split.groups, args, 17,
-                          pass + 1 == passes ? event : NULL);
+        const cl_uint first = (cl_uint)(pass * local_bins);
+        const cl_uint window = (cl_uint)(bins - first < local_bins ? bins - first : local_bins);
+        s = CLPRIM_ENQUEUE(ctx, &counting, split.groups, pass + 1 == passes ? event : NULL, CLPRIM_ARG(src),
+                           CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk),
+                           {es, p->lo}, {es, p->hi}, {es, p->scale}, CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
+                           CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
+                           CLPRIM_ARG(first), CLPRIM_ARG(window), CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)));
         if (s != CLPRIM_SUCCESS)
             return s;
     }

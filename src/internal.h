@@ -482,17 +482,18 @@ const char *clprim_scalar_name(clprim_type t);
 
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
-#define CLPRIM_COMPACT_FILE "compact.cl"              /* kernels: count_chunks, scatter_chunks */
-#define CLPRIM_HISTOGRAM_FILE "histogram.cl"          /* kernels: histogram_local, histogram_global */
+#define CLPRIM_COMPACT_FILE "compact.cl"     /* kernels: count_chunks, scatter_chunks, copy_elements */
+#define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, histogram_zero */
 
 /* The tuning with the grid compaction and histograms use (more groups on GPUs). */
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
 const char *clprim_keep_name(clprim_keep keep);
-/* The build options of compact.cl for a type and a (checked) predicate, the
- * expression parsed and written out for -D; *options is malloc'ed (free it). */
-clprim_status clprim_compact_options(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, char **options);
+/* The program of compact.cl for a type and a (checked) predicate, at the
+ * compaction grid, the expression parsed and written out for -D. Release p
+ * with clprim_program_end whatever the result. */
+clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                     const clprim_predicate *keep, clprim_program *p);
 
 /* A histogram's bins as the kernels take them (the rule is in clprim.h). */
 typedef struct {
@@ -501,7 +502,7 @@ typedef struct {
     size_t bins;
     unsigned char lo[8], hi[8], scale[8]; /* elements of type t: see cl/histogram.cl */
     uint64_t lo_bits, range;              /* integer types: lo modulo 2^64, hi - lo */
-    int divide;                           /* integer types: 0 64-bit, 1 32-bit, 2 + s shift by s */
+    int divide;                           /* integer types: HIST_DIVIDE_* (cl/constants.h) */
     int empty;                            /* integer types: no value of the type is in [lo, hi) */
 } clprim_histogram_params;
 
@@ -515,6 +516,9 @@ typedef struct {
     size_t max_passes; /* windows of local_bins before falling back to one global atomic per
                           element (default 4); tests force every path with these two */
 } clprim_histogram_plan;
+
+/* The program of histogram.cl for a type, at the compaction grid. */
+void clprim_histogram_program(const clprim_context *ctx, const clprim_type_info *type, clprim_program *p);
 
 /* Bins that fit in the device's local memory (cl_uint each). */
 size_t clprim_histogram_local_bins(const clprim_context *ctx);

@@ -6,8 +6,6 @@
 #include "internal.h"
 #include "radix_sort.h"
 
-#include <stdlib.h>
-
 /* One warm-up step: a program, unless an earlier one failed. */
 static clprim_status prepare(clprim_context *ctx, clprim_status s, const char *file, const char *options)
 {
@@ -27,16 +25,19 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
     }
     for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION && s == CLPRIM_SUCCESS; keep++) {
         const clprim_predicate predicate = {.keep = (clprim_keep)keep};
-        char *options;
-        s = clprim_compact_options(ctx, t, type, &predicate, &options);
-        if (s == CLPRIM_SUCCESS) {
-            s = clprim_prepare_program(ctx, CLPRIM_COMPACT_FILE, options);
-            free(options);
-        }
+        clprim_program p;
+        s = clprim_compact_program(ctx, t, type, &predicate, &p);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_program_prepare(ctx, &p);
+        clprim_program_end(&p);
     }
-    char options[256] = "";
-    clprim_kernel_options(ctx, type, -1, options, sizeof options);
-    return prepare(ctx, s, CLPRIM_HISTOGRAM_FILE, options);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    clprim_program p;
+    clprim_histogram_program(ctx, type, &p);
+    s = clprim_program_prepare(ctx, &p);
+    clprim_program_end(&p);
+    return s;
 }
 
 /* Radix sort (and box sort's), box sort, thresholds and image histograms,
