@@ -361,13 +361,6 @@ size_t clprim_layout_part(clprim_layout *l, size_t bytes);
 /* The context's scratch, of at least l->bytes (CLPRIM_OUT_OF_MEMORY on overflow). */
 clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, const clprim_layout *l, cl_mem *buf);
 
-/* Transition only (plan.c): the helpers the drivers used before passes. */
-void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf, size_t size);
-clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                            const clprim_arg *args, size_t nargs, cl_event *event);
-clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event);
-
 /* ---- Events and profiling (launch.c) ---- */
 
 /* Device time of the calls made between begin and end, from the first kernel's
@@ -436,6 +429,10 @@ void clprim_combine_free(clprim_combine *c);
 /* clprim_program_begin with the operator's options. */
 void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
                             const clprim_tuning *shape, const clprim_type_info *type, const clprim_combine *c);
+
+/* The program of argmin (op CLPRIM_MIN) or argmax for a type (reduce_index.c). */
+void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_info *type, clprim_op op,
+                                 clprim_program *p);
 
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);

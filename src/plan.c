@@ -146,27 +146,3 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
         return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: the scratch it needs overflows size_t", purpose);
     return clprim_scratch(ctx, l->bytes, buf);
 }
-
-/* ---- Transition: the old launch helpers, until every driver is on passes ---- */
-
-void clprim_kernel_options(const clprim_context *ctx, const clprim_type_info *type, int op, char *buf, size_t size)
-{
-    clprim_program p;
-    clprim_program_begin(ctx, &p, "", "", &ctx->tuning, type, op);
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s%s", used ? " " : "", clprim_options_text(&p.options));
-    clprim_program_end(&p);
-}
-
-clprim_status clprim_launch_shaped(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                                   size_t local, const clprim_arg *args, size_t nargs, cl_event *event)
-{
-    const clprim_pass pass = {kernel, what, "", local};
-    return clprim_enqueue_pass(ctx, &pass, groups, args, nargs, event);
-}
-
-clprim_status clprim_launch(clprim_context *ctx, cl_kernel kernel, const char *what, size_t groups,
-                            const clprim_arg *args, size_t nargs, cl_event *event)
-{
-    return clprim_launch_shaped(ctx, kernel, what, groups, ctx->tuning.work_group_size, args, nargs, event);
-}

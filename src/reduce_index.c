@@ -6,6 +6,13 @@
 
 #include <string.h>
 
+void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_info *type, clprim_op op,
+                                 clprim_program *p)
+{
+    clprim_program_begin(ctx, p, "argmin/argmax", "reduce_index.cl", &ctx->tuning, type, -1);
+    clprim_options_add(&p->options, op == CLPRIM_MIN ? "-DARG_MIN" : "-DARG_MAX");
+}
+
 clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
                                   size_t n, void *value, size_t *index, cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list)
@@ -41,8 +48,7 @@ clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op 
     const cl_ulong answer_values = values_offset + answer, answer_indices = indices_offset + answer;
 
     clprim_program program;
-    clprim_program_begin(ctx, &program, "argmin/argmax", "reduce_index.cl", shape, type, -1);
-    clprim_options_add(&program.options, op == CLPRIM_MIN ? "-DARG_MIN" : "-DARG_MAX");
+    clprim_reduce_index_program(ctx, type, op, &program);
     clprim_pass fold;
     s = clprim_pass_of(ctx, &program, "reduce_index_chunks", &fold);
     clprim_program_end(&program);

@@ -6,38 +6,40 @@
 #include "internal.h"
 #include "radix_sort.h"
 
-/* One warm-up step: a program, unless an earlier one failed. */
-static clprim_status prepare(clprim_context *ctx, clprim_status s, const char *file, const char *options)
+/* One warm-up step: builds (or loads) p unless an earlier step failed; ends p. */
+static clprim_status warm(clprim_context *ctx, clprim_status s, clprim_program *p)
 {
-    return s == CLPRIM_SUCCESS ? clprim_prepare_program(ctx, file, options) : s;
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_program_prepare(ctx, p);
+    clprim_program_end(p);
+    return s;
 }
 
-/* Scan and reduce (reduce.cl, scan.cl) per operator; compaction per predicate
- * kind but expressions (compiled per expression); histograms. */
+/* Scan and reduce (reduce.cl, scan.cl) per built-in operator, argmin and
+ * argmax; compaction per predicate kind but expressions (compiled per
+ * expression, like callers' operators); histograms. */
 static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_type_info *type)
 {
     clprim_status s = CLPRIM_SUCCESS;
+    clprim_program p;
     for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
-        char options[256] = "";
-        clprim_kernel_options(ctx, type, op, options, sizeof options);
-        s = prepare(ctx, s, "reduce.cl", options);
-        s = prepare(ctx, s, "scan.cl", options);
+        const clprim_combine c = clprim_combine_builtin((clprim_op)op);
+        clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
+        s = warm(ctx, s, &p);
+        clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
+        s = warm(ctx, s, &p);
+        if (op != CLPRIM_SUM) {
+            clprim_reduce_index_program(ctx, type, (clprim_op)op, &p);
+            s = warm(ctx, s, &p);
+        }
     }
     for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION && s == CLPRIM_SUCCESS; keep++) {
         const clprim_predicate predicate = {.keep = (clprim_keep)keep};
-        clprim_program p;
-        s = clprim_compact_program(ctx, t, type, &predicate, &p);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_program_prepare(ctx, &p);
-        clprim_program_end(&p);
+        const clprim_status parsed = clprim_compact_program(ctx, t, type, &predicate, &p);
+        s = warm(ctx, parsed, &p);
     }
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    clprim_program p;
     clprim_histogram_program(ctx, type, &p);
-    s = clprim_program_prepare(ctx, &p);
-    clprim_program_end(&p);
-    return s;
+    return warm(ctx, s, &p);
 }
 
 /* Radix sort (and box sort's), box sort, thresholds and image histograms,
@@ -45,33 +47,26 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
 static clprim_status warm_images_and_sorts(clprim_context *ctx)
 {
     clprim_status s = CLPRIM_SUCCESS;
+    clprim_program p;
     const clprim_type keys[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT, CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         for (size_t value_bytes = 0; value_bytes <= 8; value_bytes += 4) {
             const clprim_sort_spec spec = {keys[k], value_bytes, 0, 0, 32};
-            clprim_program p;
-            if (clprim_radix_sort_program(ctx, &spec, &p) && s == CLPRIM_SUCCESS)
-                s = clprim_program_prepare(ctx, &p);
-            clprim_program_end(&p);
+            if (clprim_radix_sort_program(ctx, &spec, &p))
+                s = warm(ctx, s, &p);
+            else
+                clprim_program_end(&p);
         }
-    if (s == CLPRIM_SUCCESS) {
-        clprim_program p;
-        clprim_box_sort_program(ctx, &p);
-        s = clprim_program_prepare(ctx, &p);
-        clprim_program_end(&p);
-    }
-    for (int index32 = 0; index32 < 2 && s == CLPRIM_SUCCESS; index32++) {
-        clprim_program p;
+    clprim_box_sort_program(ctx, &p);
+    s = warm(ctx, s, &p);
+    for (int index32 = 0; index32 < 2; index32++) {
         clprim_threshold_program(ctx, index32, &p);
-        s = clprim_program_prepare(ctx, &p);
-        clprim_program_end(&p);
+        s = warm(ctx, s, &p);
     }
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
-    for (size_t f = 0; f < sizeof formats / sizeof formats[0] && s == CLPRIM_SUCCESS; f++) {
-        clprim_program p;
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         clprim_kmeans_program(ctx, formats[f], &p);
-        s = clprim_program_prepare(ctx, &p);
-        clprim_program_end(&p);
+        s = warm(ctx, s, &p);
     }
     return s;
 }

@@ -39,11 +39,20 @@ static clprim_status reduce_check(clprim_context *ctx)
     return s;
 }
 
+/* The options of reduce.cl and scan.cl for int32 and an operator, as the
+ * scan builds them. */
+static void int32_options(clprim_context *ctx, clprim_op op, char *options, size_t size)
+{
+    clprim_program p;
+    clprim_program_begin(ctx, &p, "test", "reduce.cl", &ctx->tuning, clprim_type_info_of(CLPRIM_INT32), (int)op);
+    snprintf(options, size, "%s", clprim_options_text(&p.options));
+    clprim_program_end(&p);
+}
+
 /* The options reduce.cl and scan.cl are built with for int32 sums. */
 static void int32_sum_options(clprim_context *ctx, char *options, size_t size)
 {
-    options[0] = '\0';
-    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_INT32), CLPRIM_SUM, options, size);
+    int32_options(ctx, CLPRIM_SUM, options, size);
 }
 
 static void entry_path(clprim_context *ctx, const char *file, char *path, size_t size)
@@ -501,12 +510,6 @@ START_TEST(cap_from_the_environment)
 }
 END_TEST
 
-/* The options of reduce.cl and scan.cl for int32 and an operator. */
-static void int32_options(clprim_context *ctx, clprim_op op, char *options, size_t size)
-{
-    options[0] = '\0';
-    clprim_kernel_options(ctx, clprim_type_info_of(CLPRIM_INT32), (int)op, options, size);
-}
 
 static int exists(const char *path)
 {
@@ -647,7 +650,7 @@ static void run_every_primitive(clprim_context *ctx)
     struct {
         const char *what;
         clprim_status s;
-    } calls[16];
+    } calls[24];
     size_t n = 0, kept;
     double sum;
     unsigned char flags[N];
@@ -660,6 +663,9 @@ static void run_every_primitive(clprim_context *ctx)
     CALL("scan int32 sum", clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, a, 0, b, 0, N, 0, NULL, NULL));
     CALL("scan float max", clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_MAX, 1, a, 0, b, 0, N, 0, NULL, NULL));
     CALL("reduce double sum", clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, b, 0, N / 2, &sum, 0, NULL));
+    size_t at;
+    CALL("argmax uint64", clprim_reduce_index(ctx, CLPRIM_UINT64, CLPRIM_MAX, b, 0, N / 2, NULL, &at, 0, NULL));
+    CALL("argmin float", clprim_reduce_index(ctx, CLPRIM_FLOAT, CLPRIM_MIN, a, 0, N, NULL, &at, 0, NULL));
     CALL("compact float >", clprim_compact(ctx, CLPRIM_FLOAT, &gt, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
     CALL("compact uint64 flagged",
          clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
