@@ -39,14 +39,14 @@ static int levels_of(const clprim_tuning *t, size_t n)
     return levels;
 }
 
-/* "sum", "min", "max", or "user-sum" ...: the same operator written as a
+/* "sum", "min", "max"; "user-sum" ...: the same operator written as a
  * caller's expression (clprim_scan_op, clprim_reduce_op), checked against the
- * same reference. */
-static int parse_op(const char *s, clprim_op *op, int *user)
+ * same reference; "index-min", "index-max": clprim_reduce_index (reduce only). */
+enum { BUILT_IN, USER, INDEX };
+static int parse_op(const char *s, clprim_op *op, int *kind)
 {
-    *user = !strncmp(s, "user-", 5);
-    if (*user)
-        s += 5;
+    *kind = !strncmp(s, "user-", 5) ? USER : !strncmp(s, "index-", 6) ? INDEX : BUILT_IN;
+    s += *kind == USER ? 5 : *kind == INDEX ? 6 : 0;
     for (int i = 0; i < REFERENCE_OP_COUNT; i++)
         if (!strcmp(s, reference_op_name((clprim_op)i)))
             return *op = (clprim_op)i, 1;
@@ -74,14 +74,15 @@ int main(int argc, char **argv)
 {
     if (argc < 5)
         return fail("usage: oclgrind_cases scan TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
-                    "       oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]");
+                    "       oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]\n"
+                    "OP: sum, min, max; user-sum ... (an expression); index-min, index-max (reduce only)");
     const int is_scan = !strcmp(argv[1], "scan");
     if (!is_scan && strcmp(argv[1], "reduce"))
         return fail("the first argument is scan or reduce");
     clprim_type t;
     clprim_op op;
-    int user;
-    if (!reference_type_from_name(argv[2], &t) || !parse_op(argv[3], &op, &user))
+    int kind;
+    if (!reference_type_from_name(argv[2], &t) || !parse_op(argv[3], &op, &kind))
         return fail("unknown type or operator");
     int arg = 4, exclusive = 0, in_place = 0;
     if (is_scan) {
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
     const char *const combine[] = {"a + b", is_float ? "fmin(a, b)" : "min(a, b)", is_float ? "fmax(a, b)" : "max(a, b)"};
     const clprim_operator user_op = {combine[op], identity};
     if (is_scan) {
-        s = user ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
+        s = kind == USER ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
                  : clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
@@ -172,8 +173,18 @@ int main(int argc, char **argv)
         }
     } else {
         unsigned char result[16];
-        s = user ? clprim_reduce_op(ctx, t, &user_op, sbuf, before, n, result, 0, NULL)
-                 : clprim_reduce(ctx, t, op, sbuf, before, n, result, 0, NULL);
+        size_t index = 0;
+        s = kind == USER    ? clprim_reduce_op(ctx, t, &user_op, sbuf, before, n, result, 0, NULL)
+            : kind == INDEX ? clprim_reduce_index(ctx, t, op, sbuf, before, n, result, &index, 0, NULL)
+                            : clprim_reduce(ctx, t, op, sbuf, before, n, result, 0, NULL);
+        /* The index is the first element with the reduction's bits (the data has no -0.0). */
+        size_t first = 0;
+        while (kind == INDEX && first + 1 < n && memcmp(src + (before + first) * es, result, es) != 0)
+            first++;
+        if (s == CLPRIM_SUCCESS && kind == INDEX && index != first) {
+            fprintf(stderr, "oclgrind_cases: index %zu, the first element with the value is %zu\n", index, first);
+            status = 1;
+        }
         if (s != CLPRIM_SUCCESS) {
             fprintf(stderr, "oclgrind_cases: clprim_reduce: %s: %s\n", clprim_status_name(s),
                     clprim_last_error(ctx));
