@@ -91,7 +91,7 @@ run_table <<'EOF'
 2|--in-place takes no value|compact --in-place=1
 2|-k "3x"|kmeans $data/coffee.png $tmp/never.png -k3x
 2|--runs "3x"|bench --runs=3x
-2|unknown --primitives nope (scan-inclusive, scan-exclusive, reduce|bench --primitives nope
+2|unknown --primitives nope (scan-inclusive, scan-exclusive, scan-op-sum, reduce|bench --primitives nope
 2|unknown --primitives nope|bench --primitives reduce,nope --min 1024 --max 1024
 2|unknown --types foo (int32, uint32, int64, uint64, float, double or uint8)|bench --types foo
 2|unknown --types foo|bench -t int32,foo --min 1024 --max 1024
