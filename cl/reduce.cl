@@ -7,9 +7,10 @@
 #endif
 
 /* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into
- * partials[g]. Loads are strided by WG so neighbouring work-items read
- * neighbouring elements; the order of combination is fixed, so float results are
- * the same on every run. */
+ * partials[g]. For the built-in operators, which commute, loads are strided
+ * by WG so neighbouring work-items read neighbouring elements; a caller's
+ * operator is combined in the elements' order. Either way the order of
+ * combination is fixed, so float results are the same on every run. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk,
                    __global T *partials, ulong partials_offset)
@@ -21,7 +22,29 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
     src += src_offset;
     T acc = IDENTITY;
     ulong base = begin;
-#if WG == 1
+#if defined(OP_USER) && WG == 1
+    /* A caller's operator need not commute: elements are combined in order. */
+    for (; base < end; base++)
+        acc = COMBINE(acc, src[base]);
+#elif defined(OP_USER)
+    /* In order too: each tile is staged, each work-item folds ITEMS
+     * consecutive elements, and an order-keeping scan of the work-items' runs
+     * gives the tile's total, the same in every work-item. */
+    __local T tile[PADDED_TILE];
+    for (; base < end; base += TILE) {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = k * WG + lid;
+            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        T run = IDENTITY;
+        for (uint k = 0; k < ITEMS; k++)
+            run = COMBINE(run, tile[PAD(lid * ITEMS + k)]);
+        T tile_total;
+        wg_exclusive_scan(run, buf, &tile_total); /* its barriers also free the tile */
+        acc = COMBINE(acc, tile_total);
+    }
+#elif WG == 1
     /* The CPU shape: eight independent lanes let the compiler use vector adds
      * without reassociating any one lane (floats stay deterministic). */
     T lane[8];
@@ -45,7 +68,11 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
             acc = COMBINE(acc, src[i]);
     }
 #endif
+#ifdef OP_USER
+    const T total = acc;
+#else
     const T total = wg_reduce(acc, buf);
+#endif
     if (lid == 0)
         partials[partials_offset + get_group_id(0)] = total;
 }

@@ -258,11 +258,14 @@ CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clpri
  *   identity  one element of the array's type with combine(identity, x) == x
  *             (and combine(x, identity) == x): where each work-group starts,
  *             element 0 of an exclusive scan and the reduction of n == 0.
- * The operator must be associative: the elements are combined in a tree whose
- * shape depends on the device and the tuning. For one that is not (float
- * addition, strictly), the result is unspecified but the same bits on every
- * run with the same device and tuning. Built-in SUM, MIN and MAX run through the
- * same kernels; "a + b" with identity 0 gives the same bits as CLPRIM_SUM. */
+ * The operator must be associative; it need not commute (a is always the
+ * earlier part of the array): the elements are combined in order, grouped in a
+ * tree whose shape depends on the device and the tuning. For an operator that
+ * is not associative (float addition, strictly), the result is unspecified but
+ * the same bits on every run with the same device and tuning. Built-in SUM, MIN
+ * and MAX run through the same kernels: "a + b" from 0 gives the bits of
+ * CLPRIM_SUM for integers, "min(a, b)" and "max(a, b)" those of MIN and MAX
+ * (fmin and fmax for floats); float sums may group differently. */
 typedef struct {
     const char *combine;
     const void *identity;
