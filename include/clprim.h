@@ -289,6 +289,30 @@ CLPRIM_API clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, co
                                           cl_mem src, size_t offset, size_t n, void *result,
                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
+/* Scan by key (segmented scan): the scan of clprim_scan or clprim_scan_op,
+ * started again at every segment, a run of equal consecutive keys: dst[i]
+ * combines values[j .. i] (inclusive) or values[j .. i - 1] (exclusive), where
+ * j is the first index of i's segment; an exclusive scan writes at each
+ * segment's first element what combining nothing gives (0, the largest or the
+ * lowest value for the built-ins, the identity for custom). Equal keys that
+ * are not consecutive start separate segments.
+ *   key_type    CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_INT64 or CLPRIM_UINT64
+ *   value_type  any clprim_type
+ *   op, custom  custom == NULL: the built-in op; otherwise the caller's
+ *               operator (clprim_operator, op ignored)
+ * values and dst may be the same elements (in place); keys must not overlap
+ * dst. Events as clprim_scan. The result is the same bits on every run with the
+ * same device and tuning (exact for integers, MIN and MAX).
+ * Errors: another key type, an unknown value type or op, a bad custom operator
+ * (as clprim_scan_op): CLPRIM_INVALID_ARGUMENT; buffers shorter than offset + n:
+ * CLPRIM_BUFFER_TOO_SMALL; overlaps: CLPRIM_INVALID_ARGUMENT. A failed call
+ * enqueues nothing. */
+CLPRIM_API clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                            clprim_op op, const clprim_operator *custom, int exclusive, cl_mem keys,
+                                            size_t keys_offset, cl_mem values, size_t values_offset, cl_mem dst,
+                                            size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event);
+
 /* Argmin and argmax: the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) of
  * src[offset .. offset + n) to *value (one element of type t) and the index of
  * its first occurrence, counted from offset, to *index. Either may be NULL, not

@@ -434,6 +434,10 @@ void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const 
 void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  clprim_program *p);
 
+/* The program of scan by key for its key and value types and operator (scan_by_key.c). */
+void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
+                                const clprim_combine *c, clprim_program *p);
+
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);
 

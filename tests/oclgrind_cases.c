@@ -73,12 +73,13 @@ static void fill(clprim_type t, void *data, size_t n, uint64_t seed)
 int main(int argc, char **argv)
 {
     if (argc < 5)
-        return fail("usage: oclgrind_cases scan TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
+        return fail("usage: oclgrind_cases scan|scan-by-key TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
                     "       oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]\n"
                     "OP: sum, min, max; user-sum ... (an expression); index-min, index-max (reduce only)");
-    const int is_scan = !strcmp(argv[1], "scan");
+    const int by_key = !strcmp(argv[1], "scan-by-key"); /* int32 keys in runs of 1 to 8 */
+    const int is_scan = by_key || !strcmp(argv[1], "scan");
     if (!is_scan && strcmp(argv[1], "reduce"))
-        return fail("the first argument is scan or reduce");
+        return fail("the first argument is scan, scan-by-key or reduce");
     clprim_type t;
     clprim_op op;
     int kind;
@@ -151,16 +152,37 @@ int main(int argc, char **argv)
     const char *const combine[] = {"a + b", is_float ? "fmin(a, b)" : "min(a, b)", is_float ? "fmax(a, b)" : "max(a, b)"};
     const clprim_operator user_op = {combine[op], identity};
     if (is_scan) {
-        s = kind == USER ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
-                 : clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
+        int32_t *keys = malloc((before + n) * sizeof *keys);
+        if (!keys)
+            return fail("out of memory");
+        for (size_t i = 0, run = 0; i < before + n; i++) {
+            run += i % 8 == 0 || (i * 2654435761u) % 5 == 0;
+            keys[i] = (int32_t)(run % 3);
+        }
+        cl_mem kbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (before + n) * sizeof *keys,
+                                     keys, &err);
+        if (by_key)
+            s = clprim_scan_by_key(ctx, CLPRIM_INT32, t, op, kind == USER ? &user_op : NULL, exclusive, kbuf, before,
+                                   sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
+        else
+            s = kind == USER
+                    ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
+                    : clprim_scan(ctx, t, op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
         if (s == CLPRIM_SUCCESS)
             err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
         if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
             fprintf(stderr, "oclgrind_cases: clprim_scan: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
             status = 1;
         } else {
-            if (reference_check_scan(t, op, exclusive, src + before * es, out + dst_before * es, n, msg,
-                                     sizeof msg) != n) {
+            unsigned char *want = by_key ? malloc(n * es + 1) : NULL;
+            if (by_key)
+                reference_scan_by_key(CLPRIM_INT32, keys + before, t, op, NULL, NULL, exclusive, src + before * es,
+                                      want, n);
+            if (by_key && memcmp(want, out + dst_before * es, n * es) != 0) {
+                fprintf(stderr, "oclgrind_cases: wrong result: scan by key differs from the C reference\n");
+                status = 1;
+            } else if (!by_key && reference_check_scan(t, op, exclusive, src + before * es, out + dst_before * es, n,
+                                                       msg, sizeof msg) != n) {
                 fprintf(stderr, "oclgrind_cases: wrong result: %s\n", msg);
                 status = 1;
             }
@@ -170,7 +192,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "oclgrind_cases: the scan wrote outside its range\n");
                 status = 1;
             }
+            free(want);
         }
+        clReleaseMemObject(kbuf);
+        free(keys);
     } else {
         unsigned char result[16];
         size_t index = 0;

@@ -353,3 +353,36 @@ int reference_check_reduce(clprim_type t, clprim_op op, const void *src, size_t 
     describe(msg, msg_size, t, op, -1, 0, n, g, want, NULL);
     return 0;
 }
+
+static int same_key(clprim_type kt, const void *keys, size_t i, size_t j)
+{
+    if (kt == CLPRIM_INT64 || kt == CLPRIM_UINT64)
+        return ((const uint64_t *)keys)[i] == ((const uint64_t *)keys)[j];
+    return ((const uint32_t *)keys)[i] == ((const uint32_t *)keys)[j];
+}
+
+void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t, clprim_op op, reference_fold fold,
+                           const void *identity, int exclusive, const void *src_v, void *dst_v, size_t n)
+{
+    const unsigned char *src = src_v;
+    unsigned char *dst = dst_v;
+    const size_t es = reference_type_size(t);
+    unsigned char acc[8] = {0}, empty[8];
+    if (fold)
+        memcpy(empty, identity, es);
+    else
+        reference_empty_result(t, op, empty);
+    for (size_t i = 0; i < n; i++) {
+        const int head = i == 0 || !same_key(key_type, keys, i, i - 1);
+        if (exclusive)
+            memcpy(dst + i * es, head ? empty : acc, es);
+        if (head)
+            memcpy(acc, src + i * es, es);
+        else if (fold)
+            fold(acc, src + i * es);
+        else
+            reference_combine(t, op, acc, src + i * es);
+        if (!exclusive)
+            memcpy(dst + i * es, acc, es);
+    }
+}

@@ -34,6 +34,15 @@ void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x);
 void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n);
 void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, void *result);
 
+/* *acc = *acc op *x for a caller's operator (clprim_operator's C twin). */
+typedef void (*reference_fold)(void *acc, const void *x);
+
+/* Scan by key: the scan above started again at each run of equal consecutive
+ * keys (of key_type, an integer type), with the built-in op, or with fold from
+ * identity when fold is not NULL. */
+void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t, clprim_op op, reference_fold fold,
+                           const void *identity, int exclusive, const void *src, void *dst, size_t n);
+
 /* Float sums: the exact-ish prefix sums in long double, and the prefix sums of
  * |x|, inclusive or exclusive like the scan. Either output may be NULL. */
 void reference_float_prefix(clprim_type t, int exclusive, const void *src, size_t n, long double *sum,

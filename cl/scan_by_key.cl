@@ -1,0 +1,167 @@
+/* Scan by key: a scan that starts again at every segment, a run of equal
+ * consecutive keys (src/scan_by_key.c). The scan's three passes over pairs
+ * (value, head), head meaning "a segment starts in this part", combined by
+ *   (a, ha) . (b, hb) = (hb ? b : a COMBINE b, ha | hb),
+ * which is associative whenever COMBINE is, so the pairs of chunks and tiles
+ * can be grouped as the scan groups elements:
+ *   segment_chunks   each work-group's chunk to one pair;
+ *   segment_seeds    one work-item: the exclusive scan of those pairs;
+ *   scan_by_key_chunks  each chunk scanned from its seed.
+ * KEY_T: the keys' OpenCL type (-DKEY_T=int ...). */
+#include "common.cl"
+
+#ifndef COMBINE
+#error "scan_by_key.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
+#endif
+#ifndef KEY_T
+#error "scan_by_key.cl needs KEY_T"
+#endif
+
+typedef struct {
+    T value;
+    uint head;
+} seg;
+
+seg make_seg(const T value, const uint head)
+{
+    seg s;
+    s.value = value;
+    s.head = head;
+    return s;
+}
+
+seg seg_combine(const seg a, const seg b)
+{
+    return make_seg(b.head ? b.value : COMBINE(a.value, b.value), a.head | b.head);
+}
+
+#define SEG_COMBINE(a, b) seg_combine((a), (b))
+DEFINE_WG_EXCLUSIVE_SCAN(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
+
+/* Element i starts a segment (keys already offset). */
+uint is_head(__global const KEY_T *keys, const ulong i)
+{
+    return i == 0 || keys[i] != keys[i - 1];
+}
+
+/* Stages tile [base, base + TILE) of values and heads in local memory, the
+ * missing end as identity pairs, and returns the pair of work-item lid's ITEMS
+ * consecutive elements. */
+seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
+              __local T *tile, __local uint *heads)
+{
+    const uint lid = get_local_id(0);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        const ulong i = base + j;
+        tile[PAD(j)] = i < end ? values[i] : IDENTITY;
+        heads[PAD(j)] = i < end ? is_head(keys, i) : 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    seg run = make_seg(IDENTITY, 0u);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = PAD(lid * ITEMS + k);
+        run = seg_combine(run, make_seg(tile[j], heads[j]));
+    }
+    return run;
+}
+
+/* Work-group g folds its chunk [g * chunk, ...) into the pair
+ * (partials[partials_offset + g], part_heads[heads_offset + g]). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segment_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T *values, ulong values_offset,
+                    ulong n, ulong chunk, __global T *partials, ulong partials_offset, __global uint *part_heads,
+                    ulong heads_offset)
+{
+    const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    values += values_offset;
+    seg acc = make_seg(IDENTITY, 0u);
+#if WG == 1
+    for (ulong i = begin; i < end; i++)
+        acc = seg_combine(acc, make_seg(values[i], is_head(keys, i)));
+#else
+    __local T tile[PADDED_TILE];
+    __local uint heads[PADDED_TILE];
+    __local seg sums[WG];
+    for (ulong base = begin; base < end; base += TILE) {
+        seg total;
+        wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
+        acc = seg_combine(acc, total); /* the scan's barriers also free the tile */
+    }
+#endif
+    if (get_local_id(0) == 0) {
+        partials[partials_offset + get_group_id(0)] = acc.value;
+        part_heads[heads_offset + get_group_id(0)] = acc.head;
+    }
+}
+
+/* One work-item: partials[g] becomes the value carried into chunk g, the
+ * combination of the pairs before it (the chunks are few: one per group). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segment_seeds(__global T *partials, ulong partials_offset, __global const uint *part_heads, ulong heads_offset,
+                   ulong groups)
+{
+    if (get_local_id(0) != 0)
+        return;
+    partials += partials_offset;
+    part_heads += heads_offset;
+    seg carry = make_seg(IDENTITY, 0u);
+    for (ulong g = 0; g < groups; g++) {
+        const seg mine = make_seg(partials[g], part_heads[g]);
+        partials[g] = carry.value;
+        carry = seg_combine(carry, mine);
+    }
+}
+
+/* Work-group g scans its chunk from seeds[g] (with_seeds; else from nothing).
+ * An exclusive scan writes EMPTY_RESULT at each segment's first element.
+ * values == dst is safe: a tile is read whole before any of it is written. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T *values,
+                        ulong values_offset, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
+                        __global const T *seeds, ulong seeds_offset, int with_seeds, int exclusive)
+{
+    const uint g = get_group_id(0);
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    values += values_offset;
+    dst += dst_offset;
+    /* The first element of every chunk but the first may continue a segment. */
+    T carry = with_seeds && g > 0 ? seeds[seeds_offset + g] : IDENTITY;
+#if WG == 1
+    for (ulong i = begin; i < end; i++) {
+        const uint head = is_head(keys, i);
+        const T before = head ? IDENTITY : carry;
+        const T inclusive = COMBINE(before, values[i]);
+        dst[i] = exclusive ? (head ? EMPTY_RESULT : carry) : inclusive;
+        carry = inclusive;
+    }
+#else
+    __local T tile[PADDED_TILE];
+    __local uint heads[PADDED_TILE];
+    __local seg sums[WG];
+    const uint lid = get_local_id(0);
+    seg carried = make_seg(carry, 0u);
+    for (ulong base = begin; base < end; base += TILE) {
+        seg total;
+        const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
+        seg run = seg_combine(carried, before);
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = PAD(lid * ITEMS + k);
+            const seg mine = make_seg(tile[j], heads[j]);
+            const T prior = mine.head ? EMPTY_RESULT : run.value;
+            run = seg_combine(run, mine);
+            tile[j] = exclusive ? prior : run.value;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = k * WG + lid;
+            if (base + j < end)
+                dst[base + j] = tile[PAD(j)];
+        }
+        carried = seg_combine(carried, total);
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
+    }
+#endif
+}
