@@ -3,8 +3,9 @@
  * data with random sorted edges, under the default shape, a shape with many
  * groups and the global-atomic path; edges at the type's extremes and
  * infinities, values equal to edges, NaN; n == 0 in both modes, accumulation
- * (wrapping), offsets; edges out of order (deterministic, nothing written out
- * of bounds); and every bad argument leaving the buffers as they were. */
+ * (wrapping), offsets; the public call at the local-memory limit and one bin
+ * beyond it; edges out of order (deterministic, nothing written out of
+ * bounds); and every bad argument leaving the buffers as they were. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -385,6 +386,37 @@ START_TEST(range_empty_and_accumulate)
 }
 END_TEST
 
+/* The public call at the most bins whose edges and counts fit in the device's
+ * local memory (the local path at its limit) and one bin more (the global
+ * path, chosen by the call itself). */
+START_TEST(range_local_memory_limit)
+{
+    const clprim_type t = _i ? CLPRIM_DOUBLE : CLPRIM_INT32;
+    uint64_t rng = harness_rng(110 + (unsigned)_i);
+    const size_t es = reference_type_size(t), n = 60000;
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t) || ctx->local_mem_size <= 4096)
+            continue;
+        const size_t fit = (size_t)((ctx->local_mem_size - 256) / (es + sizeof(cl_uint))) - 1;
+        ck_assert_msg(fit < 4000000, "local memory of %llu bytes: too many bins to test",
+                      (unsigned long long)ctx->local_mem_size);
+        unsigned char *edges = harness_malloc((fit + 2) * es), *src = harness_malloc(n * es);
+        for (size_t b = 0; b < fit + 2; b++)
+            store(t, 3.0 * (double)b - 1e6, edges + b * es);
+        for (size_t i = 0; i < n; i++)
+            store(t, (double)(harness_rand(&rng) % (3 * fit + 1000)) - 1e6 - 500, src + i * es);
+        for (size_t more = 0; more < 2; more++) {
+            const range_setup setup = {0, 0, GUARD, 0, 0};
+            check_range(ctx, t, src, n, edges, fit + more, &setup, &rng, more ? "one bin beyond local memory"
+                                                                               : "local memory full");
+        }
+        free(edges);
+        free(src);
+    }
+}
+END_TEST
+
 /* Edges out of order, repeated, or NaN: unspecified counts, but the same under
  * every shape and path, no more than n, and nothing outside the bins written. */
 START_TEST(range_unsorted_edges)
@@ -541,6 +573,7 @@ static Suite *histogram_range_suite(void)
     tcase_add_loop_test(tc, range_extreme_edges, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, range_empty_and_accumulate);
     tcase_add_loop_test(tc, range_unsorted_edges, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, range_local_memory_limit, 0, 2);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad arguments");
     tcase_add_test(bad, range_bad_table);
