@@ -445,16 +445,19 @@ CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl
  * the number of elements of src[src_offset .. +n) in bin b. With accumulate == 0
  * the counts are set (zeroed first, also when n == 0); otherwise added to what
  * is there. Counts wrap modulo 2^32. Comparisons are exact, in the element
- * type (floats as IEEE: -0.0 equals +0.0, infinite edges are allowed, so
- * -INFINITY as edges[0] counts every value below edges[1] but NaN), and the
- * bin of each element is a binary search over the edges (the largest b with
- * edges[b] <= x), so the result is the same on every run and device.
+ * type (floats as IEEE: -0.0 equals +0.0; infinite edges are allowed:
+ * -INFINITY as edges[0] puts every number below edges[1] in bin 0, while
+ * +INFINITY as edges[bins] still leaves +INFINITY out), and the bin of each
+ * element is a binary search over the edges (the largest b with
+ * edges[b] <= x), so the result is the same on every run and device. (A
+ * device that flushes float denormals may compare values below FLT_MIN in
+ * magnitude as zero.)
  *
  * The edges stay on the device and are not checked: the call would have to
  * block to read them. Edges not strictly ascending (or NaN among them) give
- * unspecified counts, still the same on every run, and the kernels read and
- * write nothing outside edges[0 .. bins] and the bins counts whatever the
- * edges hold.
+ * unspecified counts, still the same on every run; whatever the edges hold,
+ * the kernels read and write nothing outside edges[0 .. bins] and the bins'
+ * counts.
  *
  * bins: 1 .. 2^31. Each work-group copies the edges to local memory and keeps
  * private counts there, adding each non-zero one to counts[] with one atomic
