@@ -464,6 +464,45 @@ CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl
                                           size_t counts_offset, int accumulate, cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
 
+/* Histogram over bins of the caller's choosing: `edges` holds bins + 1 values
+ * of type t, ascending (each strictly greater than the last; NaN not allowed),
+ * at edges_offset of a buffer; element x goes to bin b when
+ * edges[b] <= x < edges[b + 1]; values below edges[0], at or above
+ * edges[bins], and NaN are not counted. counts[counts_offset + b] (cl_uint) +=
+ * the number of elements of src[src_offset .. +n) in bin b. With accumulate == 0
+ * the counts are set (zeroed first, also when n == 0); otherwise added to what
+ * is there. Counts wrap modulo 2^32. Comparisons are exact, in the element
+ * type (floats as IEEE: -0.0 equals +0.0; infinite edges are allowed:
+ * -INFINITY as edges[0] puts every number below edges[1] in bin 0, while
+ * +INFINITY as edges[bins] still leaves +INFINITY out), and the bin of each
+ * element is a binary search over the edges (the largest b with
+ * edges[b] <= x), so the result is the same on every run and device. (A
+ * device that flushes float denormals may compare values below FLT_MIN in
+ * magnitude as zero.)
+ *
+ * The edges stay on the device and are not checked: the call would have to
+ * block to read them. Edges not strictly ascending (or NaN among them) give
+ * unspecified counts, still the same on every run; whatever the edges hold,
+ * the kernels read and write nothing outside edges[0 .. bins] and the bins'
+ * counts.
+ *
+ * bins: 1 .. 2^31. Each work-group copies the edges to local memory and keeps
+ * private counts there, adding each non-zero one to counts[] with one atomic
+ * per bin per work-group; when bins + 1 edges and counts do not fit in local
+ * memory, every counted element does one global atomic_inc, searching the
+ * edges in global memory (slower, same result). src and edges may overlap
+ * (both are only read). Errors: an unknown type, bins out of range:
+ * CLPRIM_INVALID_ARGUMENT; double on a device without cl_khr_fp64:
+ * CLPRIM_UNSUPPORTED; src shorter than src_offset + n, edges shorter than
+ * edges_offset + bins + 1 elements, counts shorter than counts_offset + bins:
+ * CLPRIM_BUFFER_TOO_SMALL; counts overlapping src or edges:
+ * CLPRIM_INVALID_ARGUMENT. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_histogram_range(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
+                                                size_t n, cl_mem edges, size_t edges_offset, size_t bins,
+                                                cl_mem counts, size_t counts_offset, int accumulate,
+                                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                cl_event *event);
+
 /* ---- Images and thresholding ------------------------------------------- */
 
 /* Images are buffers, not cl_image objects, so every device that runs the rest

@@ -542,4 +542,24 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
                                   int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list, cl_event *event);
 
+/* ---- Histograms over the caller's edges (histogram_range.c) ---- */
+
+/* The program of histogram_range.cl for a type, at the compaction grid. */
+void clprim_histogram_range_program(const clprim_context *ctx, const clprim_type_info *type, clprim_program *p);
+
+/* How to count: 0 fields take the defaults. */
+typedef struct {
+    cl_ulong local_bytes; /* local memory to plan with (default: the device's); tests force the
+                             global-atomic path with a small value */
+} clprim_histogram_range_plan;
+
+/* clprim_histogram_range with a plan (NULL: the defaults); checks every argument. */
+clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
+                                             size_t n, cl_mem edges, size_t edges_offset, size_t bins,
+                                             cl_mem counts, size_t counts_offset, int accumulate,
+                                             const clprim_histogram_range_plan *plan,
+                                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                             cl_event *event);
+
+
 #endif

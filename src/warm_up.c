@@ -39,6 +39,8 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
         s = warm(ctx, parsed, &p);
     }
     clprim_histogram_program(ctx, type, &p);
+    s = warm(ctx, s, &p);
+    clprim_histogram_range_program(ctx, type, &p);
     return warm(ctx, s, &p);
 }
 

@@ -671,6 +671,14 @@ static void run_every_primitive(clprim_context *ctx)
          clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
     CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, 0, NULL, NULL));
     CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, 0, NULL, NULL));
+    float edges[9];
+    for (int k = 0; k < 9; k++)
+        edges[k] = -40.0f + 12.0f * (float)k;
+    cl_mem edge_buf = harness_buffer(ctx, sizeof edges, edges);
+    CALL("histogram_range float",
+         clprim_histogram_range(ctx, CLPRIM_FLOAT, a, 0, N, edge_buf, 0, 8, c, 0, 0, 0, NULL, NULL));
+    CALL("histogram_range uint8",
+         clprim_histogram_range(ctx, CLPRIM_UINT8, a, 0, N, edge_buf, 0, 8, c, 0, 1, 0, NULL, NULL));
     CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, NULL, a, 0, b, 0, N, 0, NULL, NULL));
     CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, CLPRIM_UINT32, NULL, a, 0, b, 0, NULL, 0, c, 0, N, 0, NULL, NULL));
     const clprim_box_grid grid = {{-50, -50, -50}, {10, 10, 10}, {10, 10, 10}};
@@ -690,7 +698,7 @@ static void run_every_primitive(clprim_context *ctx)
     for (size_t i = 0; i < n; i++)
         ck_assert_msg(calls[i].s == CLPRIM_SUCCESS, "%s: %s: %s", calls[i].what, clprim_status_name(calls[i].s),
                       clprim_last_error(ctx));
-    cl_mem bufs[] = {a, b, c, d, flag_buf};
+    cl_mem bufs[] = {a, b, c, d, flag_buf, edge_buf};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         clReleaseMemObject(bufs[i]);
 }

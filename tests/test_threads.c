@@ -111,6 +111,10 @@ static clprim_status call_histogram(clprim_context *c)
 {
     return clprim_histogram(c, CLPRIM_INT32, NULL, 0, 1, 0, 1, 1, NULL, 0, 0, 0, NULL, NULL);
 }
+static clprim_status call_histogram_range(clprim_context *c)
+{
+    return clprim_histogram_range(c, CLPRIM_INT32, NULL, 0, 1, NULL, 0, 1, NULL, 0, 0, 0, NULL, NULL);
+}
 static clprim_status call_threshold_red(clprim_context *c)
 {
     return clprim_threshold_red(c, NULL, NULL, 1.0f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL);
@@ -164,6 +168,7 @@ static const struct {
     {"clprim_reduce", call_reduce},
     {"clprim_compact", call_compact},
     {"clprim_histogram", call_histogram},
+    {"clprim_histogram_range", call_histogram_range},
     {"clprim_threshold_red", call_threshold_red},
     {"clprim_threshold_red_planar", call_threshold_red_planar},
     {"clprim_image_histogram", call_image_histogram},

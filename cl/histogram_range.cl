@@ -1,0 +1,115 @@
+/* Histograms over the caller's bin edges (the rule is in include/clprim.h):
+ * element x goes to the largest b with edges[b] <= x, counted when
+ * edges[0] <= x < edges[bins] (NaN fails both).
+ *
+ * The bin is a binary search that only ever reads edges[0 .. bins], whatever
+ * the edges hold: with edges not strictly ascending the counts are unspecified
+ * but still the same on every run, and nothing is read or written out of
+ * bounds (every counted element lands in [0, bins)).
+ *
+ * histogram_range_local: each work-group copies the edges to local memory and
+ * counts its chunk into private counts there (local atomics; the CPU shape
+ * WG == 1 a plain loop), then adds each non-zero count to the global counts
+ * with one atomic_add per bin per work-group. histogram_range_global, for
+ * edges and counts that do not fit in local memory: the edges read from global
+ * memory and one global atomic_inc per counted element. Counts are integers,
+ * so every schedule gives the same result. */
+#include "common.cl"
+
+#ifdef TYPE_NONE
+#error "histogram_range.cl needs an element type: define TYPE_UINT8, TYPE_FLOAT, ..."
+#endif
+
+#define NOT_COUNTED 0xFFFFFFFFu /* bins <= HIST_MAX_BINS = 2^31, so no bin has this index */
+
+/* The bin of x over edges e[0 .. bins], or NOT_COUNTED. The search keeps
+ * lo < hi within [0, bins] and probes only mid in (lo, hi), so it reads inside
+ * the edges and ends in at most 32 steps for any edge values. */
+#define DEFINE_BIN_OF(name, space)                                                 \
+    uint name(const T x, space const T *e, const uint bins)                        \
+    {                                                                              \
+        if (!(x >= e[0]) || !(x < e[bins])) /* NaN fails the first */              \
+            return NOT_COUNTED;                                                    \
+        uint lo = 0, hi = bins;                                                    \
+        while (hi - lo > 1) {                                                      \
+            const uint mid = lo + (hi - lo) / 2;                                   \
+            if (e[mid] <= x)                                                       \
+                lo = mid;                                                          \
+            else                                                                   \
+                hi = mid;                                                          \
+        }                                                                          \
+        return lo;                                                                 \
+    }
+DEFINE_BIN_OF(bin_of_local, __local)
+DEFINE_BIN_OF(bin_of_global, __global)
+
+/* Work-group g counts src[i] for i in [g * chunk, min(n, (g + 1) * chunk)).
+ * le: bins + 1 edges; h: bins + 1 counters (the last one a spare for the CPU
+ * shape, never merged). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulong chunk, __global const T *edges,
+                           ulong edges_offset, uint bins, __global uint *counts, ulong counts_offset,
+                           __local T *le, __local uint *h)
+{
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    edges += edges_offset;
+    for (uint j = lid; j <= bins; j += WG) {
+        le[j] = edges[j];
+        h[j] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#if WG == 1
+    /* The CPU shape: one work-item owns the group's counts; an element not
+     * counted goes to the spare slot h[bins]. */
+    for (ulong i = begin; i < end; i++)
+        h[min(bin_of_local(src[i], le, bins), bins)]++;
+#else
+    for (ulong i = begin + lid; i < end; i += WG) {
+        const uint b = bin_of_local(src[i], le, bins);
+        if (b != NOT_COUNTED)
+            atomic_inc(&h[b]);
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    counts += counts_offset;
+    for (uint j = lid; j < bins; j += WG) {
+        const uint c = h[j];
+        if (c)
+            atomic_add(&counts[j], c);
+    }
+}
+
+/* The same count with the edges in global memory and one global atomic per
+ * counted element. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_range_global(__global const T *src, ulong src_offset, ulong n, ulong chunk, __global const T *edges,
+                            ulong edges_offset, uint bins, __global uint *counts, ulong counts_offset)
+{
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    edges += edges_offset;
+    counts += counts_offset;
+    for (ulong i = begin + lid; i < end; i += WG) {
+        const uint b = bin_of_global(src[i], edges, bins);
+        if (b != NOT_COUNTED)
+            atomic_inc(&counts[b]);
+    }
+}
+
+/* Overwrite mode: counts[counts_offset .. + bins) = 0 before the counting
+ * (a kernel rather than clEnqueueFillBuffer, whose bytes oclgrind does not see
+ * as initialised). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_range_zero(__global uint *counts, ulong counts_offset, ulong bins)
+{
+    counts += counts_offset;
+    for (ulong i = get_global_id(0); i < bins; i += get_global_size(0))
+        counts[i] = 0;
+}
