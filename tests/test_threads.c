@@ -111,6 +111,23 @@ static clprim_status call_histogram(clprim_context *c)
 {
     return clprim_histogram(c, CLPRIM_INT32, NULL, 0, 1, 0, 1, 1, NULL, 0, 0, 0, NULL, NULL);
 }
+static clprim_status call_scan_op(clprim_context *c)
+{
+    return clprim_scan_op(c, CLPRIM_INT32, NULL, 0, NULL, 0, NULL, 0, 1, 0, NULL, NULL);
+}
+static clprim_status call_reduce_op(clprim_context *c)
+{
+    return clprim_reduce_op(c, CLPRIM_INT32, NULL, NULL, 0, 1, NULL, 0, NULL);
+}
+static clprim_status call_reduce_index(clprim_context *c)
+{
+    return clprim_reduce_index(c, CLPRIM_INT32, CLPRIM_MAX, NULL, 0, 1, NULL, NULL, 0, NULL);
+}
+static clprim_status call_scan_by_key(clprim_context *c)
+{
+    return clprim_scan_by_key(c, CLPRIM_INT32, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, 0, NULL,
+                              NULL);
+}
 static clprim_status call_histogram_range(clprim_context *c)
 {
     return clprim_histogram_range(c, CLPRIM_INT32, NULL, 0, 1, NULL, 0, 1, NULL, 0, 0, 0, NULL, NULL);
@@ -169,6 +186,10 @@ static const struct {
     {"clprim_compact", call_compact},
     {"clprim_histogram", call_histogram},
     {"clprim_histogram_range", call_histogram_range},
+    {"clprim_scan_op", call_scan_op},
+    {"clprim_reduce_op", call_reduce_op},
+    {"clprim_reduce_index", call_reduce_index},
+    {"clprim_scan_by_key", call_scan_by_key},
     {"clprim_threshold_red", call_threshold_red},
     {"clprim_threshold_red_planar", call_threshold_red_planar},
     {"clprim_image_histogram", call_image_histogram},
