@@ -147,14 +147,16 @@ CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
 CLPRIM_API const char *clprim_version_string(void);
 
 /* Builds every kernel program the library ships for the context's device and
- * its current tuning (scan and reduce per type and operator, compaction per type
- * and predicate kind, histograms, radix and box sort, thresholds, k-means), so
- * that later calls compile nothing: in this context, and through the disk cache
- * in any context on the same device and tuning. Only compaction by
- * CLPRIM_KEEP_EXPRESSION still compiles, once per expression. Programs already
+ * its current tuning (scan and reduce per type and operator, argmin and argmax,
+ * compaction per type and predicate kind, histograms with even bins and over
+ * edges, radix and box sort, thresholds, k-means), so that later calls compile
+ * nothing: in this context, and through the disk cache in any context on the
+ * same device and tuning. Still compiled on first use: compaction by
+ * CLPRIM_KEEP_EXPRESSION and callers' operators (once per expression), and scan
+ * by key (once per key type, value type and operator). Programs already
  * cached are loaded, not rebuilt. Stops at the first program that fails and
  * returns its status and message (CLPRIM_KERNEL_NOT_FOUND, CLPRIM_BUILD_FAILED,
- * ...). On PoCL's CPU device it builds about 120 programs and takes minutes
+ * ...). On PoCL's CPU device it builds about 150 programs and takes minutes
  * from a cold cache. */
 CLPRIM_API clprim_status clprim_warm_up(clprim_context *ctx);
 
