@@ -7,6 +7,8 @@
  *   segment_chunks   each work-group's chunk to one pair;
  *   segment_seeds    one work-item: the exclusive scan of those pairs;
  *   scan_by_key_chunks  each chunk scanned from its seed.
+ * Reduce by key, run-length encoding and unique (src/by_key.c) also take
+ * segment_flags (which elements end or start a segment) and fill_ones.
  * KEY_T: the keys' OpenCL type (-DKEY_T=int ...). */
 #include "common.cl"
 
@@ -164,4 +166,25 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
+}
+
+/* flags[i] = 1 where element i is the last of its segment (tails), or the
+ * first (heads); else 0. Reduce by key and unique keep those elements. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segment_flags(__global const KEY_T *keys, ulong keys_offset, ulong n, int tails, __global uchar *flags,
+                   ulong flags_offset)
+{
+    keys += keys_offset;
+    flags += flags_offset;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+        flags[i] = tails ? i + 1 == n || keys[i + 1] != keys[i] : is_head(keys, i);
+}
+
+/* dst[i] = 1 for i < n: the values whose sums by key are run lengths. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void fill_ones(__global T *dst, ulong dst_offset, ulong n)
+{
+    dst += dst_offset;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+        dst[i] = (T)1;
 }

@@ -315,6 +315,45 @@ CLPRIM_API clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key
                                             size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
                                             const cl_event *event_wait_list, cl_event *event);
 
+/* Reduce by key: for each segment (run of equal consecutive keys, as in
+ * clprim_scan_by_key), its key to keys_out and the combination of its values
+ * (op, or custom when not NULL) to values_out, in order; the number of
+ * segments, `runs`, goes to *runs (blocking) and/or, as one cl_ulong, to
+ * runs_buffer[runs_offset] (both may be NULL), as clprim_compact reports its
+ * count. keys_out and values_out need room for n elements (checked); nothing
+ * is written past runs. Outputs must not overlap any other buffer of the call.
+ * Deterministic as clprim_scan_by_key. Uses scratch of about n values and n
+ * bytes beside the scan's, kept by the context. n == 0 reports 0 runs.
+ * Errors as clprim_scan_by_key, with NULL values; a failed call writes no
+ * output and leaves *runs alone. */
+CLPRIM_API clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                              clprim_op op, const clprim_operator *custom, cl_mem keys,
+                                              size_t keys_offset, cl_mem values, size_t values_offset, size_t n,
+                                              cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                              size_t values_out_offset, size_t *runs, cl_mem runs_buffer,
+                                              size_t runs_offset, cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event);
+
+/* Run-length encoding: each run of equal consecutive keys as its key (to
+ * keys_out) and its length (a cl_ulong, to lengths), in order; the number of
+ * runs as clprim_reduce_by_key reports it. Key types, rooms, overlaps and
+ * errors as there. */
+CLPRIM_API clprim_status clprim_run_length_encode(clprim_context *ctx, clprim_type key_type, cl_mem keys,
+                                                  size_t keys_offset, size_t n, cl_mem keys_out,
+                                                  size_t keys_out_offset, cl_mem lengths, size_t lengths_offset,
+                                                  size_t *runs, cl_mem runs_buffer, size_t runs_offset,
+                                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                  cl_event *event);
+
+/* Unique: the first key of each run of equal consecutive keys, in order (so a
+ * sorted array's distinct keys), to keys_out; their number to *count and/or
+ * count_buffer[count_offset] (a cl_ulong). As clprim_run_length_encode
+ * otherwise. */
+CLPRIM_API clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type, cl_mem keys, size_t keys_offset,
+                                       size_t n, cl_mem keys_out, size_t keys_out_offset, size_t *count,
+                                       cl_mem count_buffer, size_t count_offset, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event);
+
 /* Argmin and argmax: the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) of
  * src[offset .. offset + n) to *value (one element of type t) and the index of
  * its first occurrence, counted from offset, to *index. Either may be NULL, not

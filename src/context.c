@@ -291,6 +291,8 @@ void clprim_release(clprim_context *ctx)
     clprim_release_programs(ctx);
     if (ctx->scratch)
         clReleaseMemObject(ctx->scratch);
+    if (ctx->outer_scratch)
+        clReleaseMemObject(ctx->outer_scratch);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->context)
@@ -385,12 +387,13 @@ clprim_tuning clprim_get_tuning(const clprim_context *ctx)
 
 /* ---- Scratch ---- */
 
-clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
+/* *space, of *space_bytes, grown to at least `bytes`. */
+static clprim_status grow(clprim_context *ctx, cl_mem *space, size_t *space_bytes, size_t bytes, cl_mem *buf)
 {
     if (bytes == 0)
         bytes = 1;
-    if (ctx->scratch && ctx->scratch_bytes >= bytes) {
-        *buf = ctx->scratch;
+    if (*space && *space_bytes >= bytes) {
+        *buf = *space;
         return CLPRIM_SUCCESS;
     }
     /* Grow by half again so a slowly growing loop reallocates rarely. Commands
@@ -402,10 +405,20 @@ clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
     cl_mem grown = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, want, NULL, &err);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "allocating %zu bytes of scratch", want);
-    if (ctx->scratch)
-        clReleaseMemObject(ctx->scratch);
-    ctx->scratch = grown;
-    ctx->scratch_bytes = want;
+    if (*space)
+        clReleaseMemObject(*space);
+    *space = grown;
+    *space_bytes = want;
     *buf = grown;
     return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
+{
+    return grow(ctx, &ctx->scratch, &ctx->scratch_bytes, bytes, buf);
+}
+
+clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
+{
+    return grow(ctx, &ctx->outer_scratch, &ctx->outer_scratch_bytes, bytes, buf);
 }

@@ -67,6 +67,8 @@ struct clprim_context {
 
     cl_mem scratch; /* reused between calls; grows, never shrinks */
     size_t scratch_bytes;
+    cl_mem outer_scratch; /* the same for calls made of other calls: their own data, while those use scratch */
+    size_t outer_scratch_bytes;
 
     char *error; /* last failure's message, "" after success */
     cl_int cl_error;
@@ -391,6 +393,9 @@ clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, co
 /* Scratch space of at least `bytes`, kept by the context. Growing it replaces the
  * buffer, so a driver asks once for all it needs before enqueueing. */
 clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
+/* The same for calls made of other calls (reduce by key): what they keep
+ * across the inner calls, which use clprim_scratch. */
+clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
 
 /* ---- The multi-work-group split (scan.c): shared by scan, reduce, compaction ---- */
 
@@ -437,6 +442,22 @@ void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_in
 /* The program of scan by key for its key and value types and operator (scan_by_key.c). */
 void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                 const clprim_combine *c, clprim_program *p);
+/* Keys: int32, uint32, int64, uint64; the message names the function. */
+int clprim_is_key_type(clprim_type t);
+clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
+                                    const clprim_type_info **key);
+/* Scan by key without argument checks (the wait list's included); uses scratch. */
+clprim_status clprim_scan_by_key_device(clprim_context *ctx, const clprim_type_info *key,
+                                        const clprim_type_info *value, const clprim_combine *c, int exclusive,
+                                        cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                        cl_mem dst, size_t dst_offset, size_t n, cl_event *event);
+/* flags[flags_offset + i] (cl_uchar) = 1 where key i ends its segment (tails)
+ * or starts it, else 0. */
+clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *key, cl_mem keys, size_t keys_offset,
+                                   size_t n, int tails, cl_mem flags, size_t flags_offset);
+/* dst[dst_offset .. + n) = 1 in the value type (key: which program holds the kernel). */
+clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
+                               cl_mem dst, size_t dst_offset, size_t n);
 
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);

@@ -1,19 +1,109 @@
 /* Scan by key: the scan's three passes over (value, segment head) pairs
  * (cl/scan_by_key.cl). Pass 1 folds each work-group's chunk to a pair, pass 2
  * (one work-item, over one pair per group) turns them into each chunk's seed,
- * pass 3 scans each chunk from its seed, starting again at every head. */
+ * pass 3 scans each chunk from its seed, starting again at every head. Also
+ * the segment flags and ones that reduce by key builds on (by_key.c). */
 #include "internal.h"
-
-static int is_key_type(clprim_type t)
-{
-    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_INT64 || t == CLPRIM_UINT64;
-}
 
 void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                 const clprim_combine *c, clprim_program *p)
 {
     clprim_combine_program(ctx, p, "scan by key", "scan_by_key.cl", &ctx->tuning, value, c);
     clprim_options_add(&p->options, "-DKEY_T=%s", key->scalar);
+}
+
+/* The program's passes, for the types and operator. */
+static clprim_status passes_of(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
+                               const clprim_combine *c, const char *const *names, clprim_pass *passes, size_t count)
+{
+    clprim_program program;
+    clprim_scan_by_key_program(ctx, key, value, c, &program);
+    clprim_status s = CLPRIM_SUCCESS;
+    for (size_t i = 0; i < count && s == CLPRIM_SUCCESS; i++)
+        s = clprim_pass_of(ctx, &program, names[i], &passes[i]);
+    clprim_program_end(&program);
+    return s;
+}
+
+clprim_status clprim_scan_by_key_device(clprim_context *ctx, const clprim_type_info *key,
+                                        const clprim_type_info *value, const clprim_combine *c, int exclusive,
+                                        cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                        cl_mem dst, size_t dst_offset, size_t n, cl_event *event)
+{
+    /* Plan: the scan's split; scratch for one pair per group. */
+    const clprim_tuning *shape = &ctx->tuning;
+    const clprim_split split = clprim_split_range(shape, n);
+    const int with_seeds = split.groups > 1;
+    clprim_layout layout = {0, 0};
+    const size_t partials_at = clprim_layout_part(&layout, split.groups * value->size);
+    const size_t heads_at = clprim_layout_part(&layout, split.groups * sizeof(cl_uint));
+    static const char *const names[] = {"segment_chunks", "segment_seeds", "scan_by_key_chunks"};
+    clprim_pass pass[3];
+    clprim_status s = passes_of(ctx, key, value, c, names, pass, 3);
+    cl_mem scratch;
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_layout_scratch(ctx, "scan by key", &layout, &scratch);
+
+    /* Enqueue: the chunks' pairs and their seeds (several groups), the scan. */
+    const cl_ulong count = n, groups = split.groups, k_off = keys_offset, v_off = values_offset, d_off = dst_offset;
+    const cl_ulong partials = partials_at / value->size, heads = heads_at / sizeof(cl_uint);
+    const cl_int seeded = with_seeds, excl = exclusive != 0;
+    if (s == CLPRIM_SUCCESS && with_seeds)
+        s = CLPRIM_ENQUEUE(ctx, &pass[0], split.groups, NULL, CLPRIM_ARG(keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),
+                           CLPRIM_ARG(v_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),
+                           CLPRIM_ARG(partials), CLPRIM_ARG(scratch), CLPRIM_ARG(heads));
+    if (s == CLPRIM_SUCCESS && with_seeds)
+        s = CLPRIM_ENQUEUE(ctx, &pass[1], 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(scratch),
+                           CLPRIM_ARG(heads), CLPRIM_ARG(groups));
+    if (s == CLPRIM_SUCCESS)
+        s = CLPRIM_ENQUEUE(ctx, &pass[2], split.groups, event, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
+                           CLPRIM_ARG(values), CLPRIM_ARG(v_off), CLPRIM_ARG(dst), CLPRIM_ARG(d_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials),
+                           CLPRIM_ARG(seeded), CLPRIM_ARG(excl));
+    return s;
+}
+
+clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *key, cl_mem keys, size_t keys_offset,
+                                   size_t n, int tails, cl_mem flags, size_t flags_offset)
+{
+    static const char *const names[] = {"segment_flags"};
+    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+    clprim_pass pass;
+    clprim_status s = passes_of(ctx, key, key, &sum, names, &pass, 1);
+    const cl_ulong k_off = keys_offset, count = n, f_off = flags_offset;
+    const cl_int want_tails = tails != 0;
+    if (s == CLPRIM_SUCCESS)
+        s = CLPRIM_ENQUEUE(ctx, &pass, clprim_fill_groups(&ctx->tuning, n), NULL, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(want_tails), CLPRIM_ARG(flags), CLPRIM_ARG(f_off));
+    return s;
+}
+
+clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
+                               cl_mem dst, size_t dst_offset, size_t n)
+{
+    static const char *const names[] = {"fill_ones"};
+    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+    clprim_pass pass;
+    clprim_status s = passes_of(ctx, key, value, &sum, names, &pass, 1);
+    const cl_ulong d_off = dst_offset, count = n;
+    if (s == CLPRIM_SUCCESS)
+        s = CLPRIM_ENQUEUE(ctx, &pass, clprim_fill_groups(&ctx->tuning, n), NULL, CLPRIM_ARG(dst), CLPRIM_ARG(d_off),
+                           CLPRIM_ARG(count));
+    return s;
+}
+
+int clprim_is_key_type(clprim_type t)
+{
+    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_INT64 || t == CLPRIM_UINT64;
+}
+
+clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
+                                    const clprim_type_info **key)
+{
+    if (!clprim_is_key_type(key_type))
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d: keys are int32, uint32, int64 or uint64",
+                           function, (int)key_type);
+    return clprim_check_type(ctx, key_type, key);
 }
 
 clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type, clprim_op op,
@@ -26,11 +116,8 @@ clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clpr
     clprim_region key_region, in, out;
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, fn);
-    if (s == CLPRIM_SUCCESS && !is_key_type(key_type))
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d: keys are int32, uint32, int64 or uint64", fn,
-                        (int)key_type);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, key_type, &key);
+        s = clprim_check_key_type(ctx, fn, key_type, &key);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_operator(ctx, value_type, &value, op, custom != NULL, custom, &c);
     if (s == CLPRIM_SUCCESS)
@@ -42,53 +129,21 @@ clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clpr
         s = clprim_check_disjoint(ctx, fn, "keys", &key_region, "dst", &out, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
-
-    /* Plan: the scan's split; scratch for one pair per group. */
-    const clprim_tuning *shape = &ctx->tuning;
-    const clprim_split split = clprim_split_range(shape, n);
-    const int with_seeds = split.groups > 1;
-    clprim_layout layout = {0, 0};
-    const size_t partials_at = clprim_layout_part(&layout, split.groups * (value ? value->size : 1));
-    const size_t heads_at = clprim_layout_part(&layout, split.groups * sizeof(cl_uint));
-
-    /* The passes, built before anything is enqueued (also for n == 0, so that
-     * an operator that does not compile fails there too). */
-    clprim_pass fold, seeds, scan;
+    /* The program is built before anything is enqueued, also for n == 0, so
+     * that an operator that does not compile fails there too. */
     if (s == CLPRIM_SUCCESS) {
         clprim_program program;
         clprim_scan_by_key_program(ctx, key, value, &c, &program);
-        s = clprim_pass_of(ctx, &program, "segment_chunks", &fold);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_pass_of(ctx, &program, "segment_seeds", &seeds);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_pass_of(ctx, &program, "scan_by_key_chunks", &scan);
+        s = clprim_program_prepare(ctx, &program);
         clprim_program_end(&program);
     }
-    clprim_combine_free(&c);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    if (n == 0)
-        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-    cl_mem scratch;
-    s = clprim_layout_scratch(ctx, "scan by key", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
+    if (s == CLPRIM_SUCCESS && n == 0)
+        s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+    else if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-
-    /* Enqueue: the chunks' pairs and their seeds (several groups), the scan. */
-    const cl_ulong count = n, groups = split.groups, k_off = keys_offset, v_off = values_offset, d_off = dst_offset;
-    const cl_ulong partials = partials_at / value->size, heads = heads_at / sizeof(cl_uint);
-    const cl_int seeded = with_seeds, excl = exclusive != 0;
-    if (s == CLPRIM_SUCCESS && with_seeds)
-        s = CLPRIM_ENQUEUE(ctx, &fold, split.groups, NULL, CLPRIM_ARG(keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),
-                           CLPRIM_ARG(v_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(partials), CLPRIM_ARG(scratch), CLPRIM_ARG(heads));
-    if (s == CLPRIM_SUCCESS && with_seeds)
-        s = CLPRIM_ENQUEUE(ctx, &seeds, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(heads), CLPRIM_ARG(groups));
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &scan, split.groups, event, CLPRIM_ARG(keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),
-                           CLPRIM_ARG(v_off), CLPRIM_ARG(dst), CLPRIM_ARG(d_off), CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(seeded),
-                           CLPRIM_ARG(excl));
+    if (s == CLPRIM_SUCCESS && n > 0)
+        s = clprim_scan_by_key_device(ctx, key, value, &c, exclusive, keys, keys_offset, values, values_offset, dst,
+                                      dst_offset, n, event);
+    clprim_combine_free(&c);
     return s;
 }

@@ -1,0 +1,295 @@
+/* clprim_reduce_by_key, clprim_run_length_encode and clprim_unique against C
+ * loops over runs: key and value types, built-in and callers' operators, runs
+ * of 1, ~7, ~100 and n across work-groups, the count to the host and to a
+ * buffer, nothing written past the count, n == 0, and bad arguments leaving
+ * every output untouched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+
+/* Keys in runs of about `mean` (0: one run); a key comes back two runs later. */
+static void make_keys(clprim_type kt, void *keys, size_t n, size_t mean, uint64_t *rng)
+{
+    uint64_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && mean > 0 && harness_rand(rng) % mean == 0)
+            run++;
+        if (reference_type_size(kt) == 8)
+            ((uint64_t *)keys)[i] = (run % 3) << 40 | run % 5;
+        else
+            ((uint32_t *)keys)[i] = (uint32_t)(run % 3);
+    }
+}
+
+/* Small integers: float sums are exact in any grouping. */
+static void make_values(clprim_type t, void *values, size_t n, uint64_t *rng)
+{
+    harness_fill_random(t, values, n, rng);
+    for (size_t i = 0; i < n; i++) {
+        const int v = (int)(harness_rand(rng) % 201) - 100;
+        if (t == CLPRIM_FLOAT)
+            ((float *)values)[i] = (float)v;
+        else if (t == CLPRIM_DOUBLE)
+            ((double *)values)[i] = (double)v;
+    }
+}
+
+static int same(const unsigned char *keys, size_t ks, size_t i, size_t j)
+{
+    return memcmp(keys + i * ks, keys + j * ks, ks) == 0;
+}
+
+/* The C answer: the runs' last keys and their scans' last values (or lengths). */
+static size_t c_runs(clprim_type kt, const unsigned char *keys, clprim_type t, clprim_op op, const unsigned char *vals,
+                     size_t n, unsigned char *keys_out, unsigned char *vals_out, uint64_t *lengths, int first_key)
+{
+    const size_t ks = reference_type_size(kt), es = reference_type_size(t);
+    unsigned char *scanned = harness_malloc(n * es + 1);
+    if (vals)
+        reference_scan_by_key(kt, keys, t, op, NULL, NULL, 0, vals, scanned, n);
+    size_t runs = 0, start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && same(keys, ks, i, i + 1))
+            continue;
+        memcpy(keys_out + runs * ks, keys + (first_key ? start : i) * ks, ks);
+        if (vals)
+            memcpy(vals_out + runs * es, scanned + i * es, es);
+        if (lengths)
+            lengths[runs] = i + 1 - start;
+        runs++;
+        start = i + 1;
+    }
+    free(scanned);
+    return runs;
+}
+
+enum { REDUCE, RLE, UNIQUE };
+
+static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_type t, clprim_op op, size_t n,
+                        size_t mean, int count_to_buffer, uint64_t *rng)
+{
+    const size_t ks = reference_type_size(kt), es = what == RLE ? 8 : reference_type_size(t), len = n + 4;
+    unsigned char *keys = harness_malloc(len * ks), *vals = harness_malloc(len * es);
+    unsigned char *want_k = harness_malloc(len * ks), *want_v = harness_malloc(len * es);
+    unsigned char *got_k = harness_malloc(len * ks), *got_v = harness_malloc(len * es);
+    make_keys(kt, keys + ks, n, mean, rng);
+    make_values(t, vals, len, rng);
+    memset(want_k, HARNESS_SENTINEL, len * ks);
+    memset(want_v, HARNESS_SENTINEL, len * es);
+    const size_t runs = c_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
+                               what == REDUCE ? want_v + 2 * es : NULL, what == RLE ? (uint64_t *)want_v + 2 : NULL,
+                               what == UNIQUE);
+    cl_mem kbuf = harness_buffer(ctx, len * ks, keys), vbuf = harness_buffer(ctx, len * es, vals);
+    cl_mem kout = harness_buffer(ctx, len * ks, NULL), vout = harness_buffer(ctx, len * es, NULL);
+    cl_mem count_buf = harness_buffer(ctx, 16, NULL);
+    size_t got_runs = (size_t)-1;
+    size_t *host = count_to_buffer ? NULL : &got_runs;
+    cl_mem dev = count_to_buffer ? count_buf : NULL;
+    cl_event done = NULL;
+    clprim_status s;
+    if (what == REDUCE)
+        s = clprim_reduce_by_key(ctx, kt, t, op, NULL, kbuf, 1, vbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL,
+                                 &done);
+    else if (what == RLE)
+        s = clprim_run_length_encode(ctx, kt, kbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
+    else
+        s = clprim_unique(ctx, kt, kbuf, 1, n, kout, 2, host, dev, 1, 0, NULL, &done);
+    const char *name = what == REDUCE ? "reduce_by_key" : what == RLE ? "run_length_encode" : "unique";
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", name, clprim_last_error(ctx));
+    if (done) {
+        ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+    }
+    if (count_to_buffer) {
+        uint64_t counted[2];
+        harness_read(ctx, count_buf, 0, 16, counted);
+        got_runs = (size_t)counted[1];
+    }
+    ck_assert_msg(got_runs == runs, "%s keys %s n=%zu runs of ~%zu (%s): %zu runs, C counts %zu", name,
+                  reference_type_name(kt), n, mean, harness_tuning_text(ctx), got_runs, runs);
+    harness_read(ctx, kout, 0, len * ks, got_k);
+    ck_assert_msg(memcmp(got_k, want_k, len * ks) == 0, "%s keys %s n=%zu: keys_out differs from C (or was written "
+                  "past the runs)", name, reference_type_name(kt), n);
+    if (what != UNIQUE) {
+        harness_read(ctx, vout, 0, len * es, got_v);
+        for (size_t i = 0; i < len; i++)
+            CHECK(memcmp(got_v + i * es, want_v + i * es, es) == 0,
+                  "%s keys %s values %s %s n=%zu runs of ~%zu (%s): output %zu differs from C", name,
+                  reference_type_name(kt), reference_type_name(t), reference_op_name(op), n, mean,
+                  harness_tuning_text(ctx), i);
+    }
+    clReleaseMemObject(kbuf);
+    clReleaseMemObject(vbuf);
+    clReleaseMemObject(kout);
+    clReleaseMemObject(vout);
+    clReleaseMemObject(count_buf);
+    free(keys);
+    free(vals);
+    free(want_k);
+    free(want_v);
+    free(got_k);
+    free(got_v);
+}
+
+START_TEST(by_key_against_c)
+{
+    static const clprim_type key_types[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_INT64, CLPRIM_UINT64};
+    uint64_t rng = harness_rng(90 + (unsigned)_i);
+    const clprim_type t = (clprim_type)_i;
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (t == CLPRIM_DOUBLE && !ctx->has_fp64)
+            continue;
+        for (int shape = 0; shape < 2; shape++) {
+            if (shape)
+                harness_set_tuning(ctx, 4, 2, 16);
+            const size_t sizes[] = {0, 1, 2, 1001, 20011};
+            const size_t means[] = {1, 7, 100, 0};
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                const clprim_type kt = key_types[(k + (size_t)_i) % 4];
+                const clprim_op op = (clprim_op)((k + (size_t)shape) % 3);
+                by_key_case(ctx, REDUCE, kt, t, op, sizes[k], means[k % 4], (int)k % 2, &rng);
+                if (_i == 0) { /* the keys-only calls once per key type, not per value type */
+                    by_key_case(ctx, RLE, kt, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 1) % 4], (int)(k + 1) % 2,
+                                &rng);
+                    by_key_case(ctx, UNIQUE, kt, kt, CLPRIM_SUM, sizes[k], means[(k + 2) % 4], (int)k % 2, &rng);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+/* A caller's operator through reduce by key: products of odd factors. */
+START_TEST(reduce_by_key_custom)
+{
+    uint64_t rng = harness_rng(99);
+    FOR_EACH_DEVICE(ctx)
+    {
+        harness_set_tuning(ctx, 4, 2, 16);
+        const size_t n = 9001;
+        int32_t *keys = harness_malloc(n * 4);
+        uint32_t *vals = harness_malloc(n * 4), *got = harness_malloc(n * 4);
+        make_keys(CLPRIM_INT32, keys, n, 20, &rng);
+        for (size_t i = 0; i < n; i++)
+            vals[i] = (uint32_t)harness_rand(&rng) | 1u;
+        const uint32_t one = 1;
+        const clprim_operator mul = {"a * b", &one};
+        cl_mem kbuf = harness_buffer(ctx, n * 4, keys), vbuf = harness_buffer(ctx, n * 4, vals);
+        cl_mem kout = harness_buffer(ctx, n * 4, NULL), vout = harness_buffer(ctx, n * 4, NULL);
+        size_t runs = 0;
+        ck_assert_int_eq(clprim_reduce_by_key(ctx, CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_SUM, &mul, kbuf, 0, vbuf, 0, n,
+                                              kout, 0, vout, 0, &runs, NULL, 0, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        harness_read(ctx, vout, 0, n * 4, got);
+        size_t r = 0;
+        uint32_t product = 1;
+        for (size_t i = 0; i < n; i++) {
+            product *= vals[i];
+            if (i + 1 == n || keys[i + 1] != keys[i]) {
+                CHECK(r < runs && got[r] == product, "run %zu: product %u, C says %u", r, r < runs ? got[r] : 0,
+                      product);
+                r++;
+                product = 1;
+            }
+        }
+        ck_assert_uint_eq(r, runs);
+        clReleaseMemObject(kbuf);
+        clReleaseMemObject(vbuf);
+        clReleaseMemObject(kout);
+        clReleaseMemObject(vout);
+        free(keys);
+        free(vals);
+        free(got);
+    }
+}
+END_TEST
+
+START_TEST(by_key_bad_inputs)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 300;
+        cl_mem k = harness_buffer(ctx, n * 8, NULL), v = harness_buffer(ctx, n * 8, NULL);
+        cl_mem ko = harness_buffer(ctx, n * 8, NULL), vo = harness_buffer(ctx, n * 8, NULL);
+        cl_mem small = harness_buffer(ctx, 8, NULL);
+        const int32_t zero = 0;
+        const clprim_operator refused = {"a +", &zero};
+        size_t runs = 777;
+        struct {
+            int what;
+            clprim_type kt, vt;
+            const clprim_operator *custom;
+            cl_mem keys, values, keys_out, values_out, runs_buffer;
+            size_t runs_offset;
+            clprim_status want;
+            const char *needle;
+        } rows[] = {
+            {REDUCE, CLPRIM_FLOAT, CLPRIM_INT32, NULL, k, v, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "key_type"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, &refused, k, v, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "op->combine"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, NULL, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "values"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, small, vo, NULL, 0, CLPRIM_BUFFER_TOO_SMALL, "keys_out"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, ko, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, v, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, vo, ko, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {REDUCE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, vo, small, 1, CLPRIM_BUFFER_TOO_SMALL, "runs_buffer"},
+            {RLE, CLPRIM_UINT8, CLPRIM_UINT64, NULL, k, NULL, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "key_type"},
+            {RLE, CLPRIM_INT64, CLPRIM_UINT64, NULL, k, NULL, ko, small, NULL, 0, CLPRIM_BUFFER_TOO_SMALL, "lengths"},
+            {RLE, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, k, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {UNIQUE, CLPRIM_DOUBLE, CLPRIM_INT32, NULL, k, NULL, ko, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "key_type"},
+            {UNIQUE, CLPRIM_INT32, CLPRIM_INT32, NULL, NULL, NULL, ko, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "keys"},
+            {UNIQUE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, NULL, k, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+        };
+        unsigned char *got = harness_malloc(n * 8);
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            clprim_status s;
+            if (rows[r].what == REDUCE)
+                s = clprim_reduce_by_key(ctx, rows[r].kt, rows[r].vt, CLPRIM_SUM, rows[r].custom, rows[r].keys, 0,
+                                         rows[r].values, 0, n, rows[r].keys_out, 0, rows[r].values_out, 0, &runs,
+                                         rows[r].runs_buffer, rows[r].runs_offset, 0, NULL, NULL);
+            else if (rows[r].what == RLE)
+                s = clprim_run_length_encode(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0,
+                                             rows[r].values_out, 0, &runs, rows[r].runs_buffer, rows[r].runs_offset, 0,
+                                             NULL, NULL);
+            else
+                s = clprim_unique(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0, &runs,
+                                  rows[r].runs_buffer, rows[r].runs_offset, 0, NULL, NULL);
+            harness_assert_error(ctx, s, rows[r].want, rows[r].needle);
+            ck_assert_msg(runs == 777, "row %zu: a failed call wrote the count", r);
+            const cl_mem all[] = {k, v, ko, vo};
+            for (size_t b = 0; b < 4; b++) {
+                harness_read(ctx, all[b], 0, n * 8, got);
+                ck_assert_msg(harness_all_sentinel(got, n * 8), "row %zu: a failed call wrote a buffer", r);
+            }
+            harness_read(ctx, small, 0, 8, got);
+            ck_assert_msg(harness_all_sentinel(got, 8), "row %zu: a failed call wrote a buffer", r);
+        }
+        free(got);
+        clReleaseMemObject(k);
+        clReleaseMemObject(v);
+        clReleaseMemObject(ko);
+        clReleaseMemObject(vo);
+        clReleaseMemObject(small);
+    }
+}
+END_TEST
+
+static Suite *by_key_suite(void)
+{
+    Suite *s = suite_create("by_key");
+    TCase *tc = tcase_create("by_key");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, by_key_against_c, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_test(tc, reduce_by_key_custom);
+    tcase_add_test(tc, by_key_bad_inputs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return harness_run(by_key_suite());
+}
