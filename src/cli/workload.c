@@ -407,6 +407,101 @@ static double compact_bytes(const workload *w)
 static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
                                            compact_bytes, NULL,            compact_openmp};
 
+/* ---- By key: int32 keys in runs of about 100, the values w->in ---- */
+
+#define MEAN_RUN 100
+
+static int keys_prepare(workload *w)
+{
+    w->keys = malloc(w->n * sizeof *w->keys);
+    if (!w->keys)
+        return 0;
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    int32_t key = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        key += next_random(&state) % MEAN_RUN == 0;
+        w->keys[i] = key;
+    }
+    cl_int err;
+    w->keys_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w->n * sizeof *w->keys, w->keys,
+                                 &err);
+    return err == CL_SUCCESS;
+}
+
+static int scan_by_key_prepare(workload *w)
+{
+    return keys_prepare(w) && device_output(w, w->in_bytes);
+}
+
+static clprim_status scan_by_key_run(workload *w)
+{
+    return clprim_scan_by_key(w->ctx, CLPRIM_INT32, w->type, CLPRIM_SUM, NULL, 0, w->keys_buf, 0, w->in_buf, 0,
+                              w->out_buf, 0, w->n, 0, NULL, NULL);
+}
+
+static void scan_by_key_cpu(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, acc = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            acc = i > 0 && w->keys[i] == w->keys[i - 1] ? (T)(acc + x[i]) : x[i];
+            y[i] = acc;
+        }
+    })
+}
+
+/* Keys, values in, values out. */
+static double scan_by_key_bytes(const workload *w)
+{
+    return 2.0 * (double)w->in_bytes + (double)w->n * sizeof(int32_t);
+}
+
+static const workload_kind scan_by_key = {"scan-by-key",   scan_by_key_prepare, scan_by_key_run,
+                                          scan_by_key_cpu, whole_output_check,  scan_by_key_bytes,
+                                          NULL,            NULL};
+
+static int reduce_by_key_prepare(workload *w)
+{
+    cl_int err, err2;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, sizeof(cl_ulong), NULL, &err);
+    w->keys_out_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, w->n * sizeof(int32_t), NULL, &err2);
+    return err == CL_SUCCESS && err2 == CL_SUCCESS && keys_prepare(w) && device_output(w, w->in_bytes);
+}
+
+static clprim_status reduce_by_key_run(workload *w)
+{
+    /* The count stays on the device: nothing blocks, as in a pipeline. */
+    return clprim_reduce_by_key(w->ctx, CLPRIM_INT32, w->type, CLPRIM_SUM, NULL, w->keys_buf, 0, w->in_buf, 0, w->n,
+                                w->keys_out_buf, 0, w->out_buf, 0, NULL, w->aux_buf, 0, 0, NULL, NULL);
+}
+
+static void reduce_by_key_cpu(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, acc = 0;
+        size_t runs = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            acc = i > 0 && w->keys[i] == w->keys[i - 1] ? (T)(acc + x[i]) : x[i];
+            if (i + 1 == w->n || w->keys[i + 1] != w->keys[i])
+                y[runs++] = acc;
+        }
+        w->count = runs;
+    })
+}
+
+/* Keys and values in, a key and a value out per run. */
+static double reduce_by_key_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)w->n * sizeof(int32_t) +
+           (double)w->count * (double)(w->elem + sizeof(int32_t));
+}
+
+static const workload_kind reduce_by_key = {"reduce-by-key",   reduce_by_key_prepare, reduce_by_key_run,
+                                            reduce_by_key_cpu, compact_check,         reduce_by_key_bytes,
+                                            NULL,              NULL};
+
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
 #define HISTOGRAM_BINS 256
@@ -909,8 +1004,8 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 
 /* ---- The tables ---- */
 
-const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum, &compact_half,
-                                               &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
+const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,
+                                               &compact_half,   &scan_by_key,    &reduce_by_key, &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
                                                &box_sort, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
@@ -981,10 +1076,11 @@ int workload_fetch(workload *w)
 
 void workload_release(workload *w)
 {
-    cl_mem buffers[] = {w->in_buf, w->out_buf, w->aux_buf};
-    for (size_t i = 0; i < 3; i++)
+    cl_mem buffers[] = {w->in_buf, w->out_buf, w->aux_buf, w->keys_buf, w->keys_out_buf};
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             clReleaseMemObject(buffers[i]);
+    free(w->keys);
     free(w->in);
     free(w->out);
     free(w->expect);

@@ -3,6 +3,8 @@
 #ifndef CLPRIM_CLI_WORKLOAD_H
 #define CLPRIM_CLI_WORKLOAD_H
 
+#include <stdint.h>
+
 #include "clprim.h"
 
 typedef struct workload workload;
@@ -34,6 +36,8 @@ struct workload {
     void *in, *out, *expect; /* host: input, device result read back, C loop's result */
     cl_mem in_buf, out_buf;
     cl_mem aux_buf;          /* a second device output (a count, histogram bins) */
+    int32_t *keys;           /* by-key kinds: int32 keys in runs of about 100 */
+    cl_mem keys_buf, keys_out_buf;
     unsigned char value[16]; /* a scalar result (reduce) */
     size_t count;            /* the C loop's count (compaction), level (Otsu) */
     size_t width, height;    /* a photograph's size (workload_prepare_photo) */
