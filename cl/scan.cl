@@ -30,9 +30,18 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     T carry = IDENTITY;
     if (seed_mode == SEED_FOLD) {
         T acc = IDENTITY;
+#ifdef OP_USER
+        /* A caller's operator need not commute: each work-item folds a
+         * contiguous run of the partials, and an order-keeping scan joins them. */
+        const uint per = (g + WG - 1) / WG;
+        for (uint i = lid * per; i < min(g, (lid + 1) * per); i++)
+            acc = COMBINE(acc, partials[i]);
+        wg_exclusive_scan(acc, sums, &carry);
+#else
         for (uint i = lid; i < g; i += WG)
             acc = COMBINE(acc, partials[i]);
         carry = wg_reduce(acc, sums);
+#endif
     } else if (seed_mode == SEED_SCANNED && g > 0) {
         carry = partials[g]; /* partials[0] holds EMPTY_RESULT, not the identity */
     }

@@ -166,7 +166,8 @@ START_TEST(operators_against_c)
                 harness_set_tuning(ctx, 4, 2, 16);
             const clprim_tuning t = clprim_get_tuning(ctx);
             const size_t tile = t.work_group_size * t.items_per_thread;
-            const size_t sizes[] = {0, 1, 2, tile - 1, tile + 1, tile * t.groups + 1,
+            /* 5 tiles + 1: six groups, whose partials each group folds itself. */
+            const size_t sizes[] = {0, 1, 2, tile - 1, tile + 1, 5 * tile + 1, tile * t.groups + 1,
                                     harness_first_size_with_levels(&t, 3, (size_t)1 << 22), 100003};
             for (size_t k = 0; k < nops; k++)
                 for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
