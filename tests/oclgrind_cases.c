@@ -74,12 +74,13 @@ int main(int argc, char **argv)
 {
     if (argc < 5)
         return fail("usage: oclgrind_cases scan|scan-by-key TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
-                    "       oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]\n"
+                    "       oclgrind_cases reduce|reduce-by-key TYPE OP N [nan=K] [levels=L]\n"
                     "OP: sum, min, max; user-sum ... (an expression); index-min, index-max (reduce only)");
     const int by_key = !strcmp(argv[1], "scan-by-key"); /* int32 keys in runs of 1 to 8 */
+    const int runs_of = !strcmp(argv[1], "reduce-by-key"); /* and run-length encoding, unique */
     const int is_scan = by_key || !strcmp(argv[1], "scan");
-    if (!is_scan && strcmp(argv[1], "reduce"))
-        return fail("the first argument is scan, scan-by-key or reduce");
+    if (!is_scan && !runs_of && strcmp(argv[1], "reduce"))
+        return fail("the first argument is scan, scan-by-key, reduce or reduce-by-key");
     clprim_type t;
     clprim_op op;
     int kind;
@@ -145,6 +146,15 @@ int main(int argc, char **argv)
     if (!sbuf || !dbuf)
         return fail("clCreateBuffer failed");
 
+    int32_t *keys = malloc((before + n) * sizeof *keys);
+    if (!keys)
+        return fail("out of memory");
+    for (size_t i = 0, run = 0; i < before + n; i++) {
+        run += i % 8 == 0 || (i * 2654435761u) % 5 == 0;
+        keys[i] = (int32_t)(run % 3);
+    }
+    cl_mem kbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (before + n) * sizeof *keys,
+                                 keys, &err);
     char msg[1024] = "";
     unsigned char identity[8];
     reference_empty_result(t, op, identity);
@@ -152,15 +162,6 @@ int main(int argc, char **argv)
     const char *const combine[] = {"a + b", is_float ? "fmin(a, b)" : "min(a, b)", is_float ? "fmax(a, b)" : "max(a, b)"};
     const clprim_operator user_op = {combine[op], identity};
     if (is_scan) {
-        int32_t *keys = malloc((before + n) * sizeof *keys);
-        if (!keys)
-            return fail("out of memory");
-        for (size_t i = 0, run = 0; i < before + n; i++) {
-            run += i % 8 == 0 || (i * 2654435761u) % 5 == 0;
-            keys[i] = (int32_t)(run % 3);
-        }
-        cl_mem kbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (before + n) * sizeof *keys,
-                                     keys, &err);
         if (by_key)
             s = clprim_scan_by_key(ctx, CLPRIM_INT32, t, op, kind == USER ? &user_op : NULL, exclusive, kbuf, before,
                                    sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
@@ -194,8 +195,59 @@ int main(int argc, char **argv)
             }
             free(want);
         }
-        clReleaseMemObject(kbuf);
-        free(keys);
+    } else if (runs_of) {
+        /* The C answer: each run's last key and the last of its scan; its length. */
+        unsigned char *scanned = malloc(n * es + 1), *want_v = malloc(n * es + 1), *got_v = malloc(n * es + 1);
+        int32_t *want_k = malloc(n * 4 + 4), *got_k = malloc(n * 4 + 4);
+        cl_ulong *want_len = malloc(n * 8 + 8), *got_len = malloc(n * 8 + 8);
+        if (!scanned || !want_v || !got_v || !want_k || !got_k || !want_len || !got_len)
+            return fail("out of memory");
+        reference_scan_by_key(CLPRIM_INT32, keys + before, t, op, NULL, NULL, 0, src + before * es, scanned, n);
+        size_t runs = 0, start = 0;
+        for (size_t i = 0; i < n; i++)
+            if (i + 1 == n || keys[before + i + 1] != keys[before + i]) {
+                want_k[runs] = keys[before + i];
+                memcpy(want_v + runs * es, scanned + i * es, es);
+                want_len[runs++] = i + 1 - start;
+                start = i + 1;
+            }
+        cl_mem kout = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n * 4 + 4, NULL, &err);
+        cl_mem lout = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n * 8 + 8, NULL, &err);
+        /* Run lengths first: they need the most scratch, so the later calls
+         * reuse it. (Oclgrind reported the next call's reads of a regrown
+         * scratch as uninitialised, though the data read back was right.) */
+        size_t got_runs = 0, rle_runs = 0, unique_runs = 0;
+        s = clprim_run_length_encode(ctx, CLPRIM_INT32, kbuf, before, n, kout, 0, lout, 0, &rle_runs, NULL, 0, 0, NULL,
+                                     NULL);
+        if (s == CLPRIM_SUCCESS)
+            err = clEnqueueReadBuffer(clprim_queue(ctx), lout, CL_TRUE, 0, runs * 8, got_len, 0, NULL, NULL);
+        if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
+            s = clprim_reduce_by_key(ctx, CLPRIM_INT32, t, op, kind == USER ? &user_op : NULL, kbuf, before, sbuf,
+                                     before, n, kout, 0, dbuf, 0, &got_runs, NULL, 0, 0, NULL, NULL);
+        if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, runs * es, got_v, 0, NULL, NULL);
+        if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
+            s = clprim_unique(ctx, CLPRIM_INT32, kbuf, before, n, kout, 0, &unique_runs, NULL, 0, 0, NULL, NULL);
+        if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(clprim_queue(ctx), kout, CL_TRUE, 0, runs * 4, got_k, 0, NULL, NULL);
+        if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
+            fprintf(stderr, "oclgrind_cases: by key: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
+            status = 1;
+        } else if (got_runs != runs || rle_runs != runs || unique_runs != runs || memcmp(got_v, want_v, runs * es) ||
+                   memcmp(got_len, want_len, runs * 8) || memcmp(got_k, want_k, runs * 4)) {
+            fprintf(stderr, "oclgrind_cases: wrong result: %zu runs (C: %zu), or their keys, values or lengths\n",
+                    got_runs, runs);
+            status = 1;
+        }
+        clReleaseMemObject(kout);
+        clReleaseMemObject(lout);
+        free(scanned);
+        free(want_v);
+        free(got_v);
+        free(want_k);
+        free(got_k);
+        free(want_len);
+        free(got_len);
     } else {
         unsigned char result[16];
         size_t index = 0;
@@ -219,6 +271,8 @@ int main(int argc, char **argv)
             status = 1;
         }
     }
+    clReleaseMemObject(kbuf);
+    free(keys);
     if (dbuf != sbuf)
         clReleaseMemObject(dbuf);
     clReleaseMemObject(sbuf);
