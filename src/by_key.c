@@ -60,12 +60,8 @@ static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint n
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, b->function, num_events_in_wait_list, event_wait_list);
     const int unique = b->value == NULL;
-    if (s == CLPRIM_SUCCESS && !unique) { /* an operator that does not compile fails here */
-        clprim_program program;
-        clprim_scan_by_key_program(ctx, b->key, b->value, b->combine, &program);
-        s = clprim_program_prepare(ctx, &program);
-        clprim_program_end(&program);
-    }
+    if (s == CLPRIM_SUCCESS && !unique) /* an operator that does not compile fails here */
+        s = clprim_scan_by_key_prepare(ctx, b->key, b->value, b->combine);
     if (s != CLPRIM_SUCCESS)
         return s;
     const clprim_predicate none = {.keep = CLPRIM_KEEP_FLAGGED, .flags = b->keys};

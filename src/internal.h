@@ -434,6 +434,10 @@ void clprim_combine_free(clprim_combine *c);
 /* clprim_program_begin with the operator's options. */
 void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
                             const clprim_tuning *shape, const clprim_type_info *type, const clprim_combine *c);
+/* Builds (or loads) that program at the context's shape: a caller's operator
+ * that does not compile fails before anything is enqueued, also at n == 0. */
+clprim_status clprim_combine_prepare(clprim_context *ctx, const char *purpose, const char *file,
+                                     const clprim_type_info *type, const clprim_combine *c);
 
 /* The program of argmin (op CLPRIM_MIN) or argmax for a type (reduce_index.c). */
 void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_info *type, clprim_op op,
@@ -442,6 +446,10 @@ void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_in
 /* The program of scan by key for its key and value types and operator (scan_by_key.c). */
 void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                 const clprim_combine *c, clprim_program *p);
+/* Builds (or loads) that program: before anything is enqueued, so that an
+ * operator that does not compile fails with the caller's buffers untouched. */
+clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
+                                         const clprim_type_info *value, const clprim_combine *c);
 /* Keys: int32, uint32, int64, uint64; the message names the function. */
 int clprim_is_key_type(clprim_type t);
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,

@@ -54,3 +54,13 @@ void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const 
         clprim_options_add(&p->options, "-DOP_USER -DUSER_IDENTITY=0x%llxul -DUSER_COMBINE=%s",
                            (unsigned long long)c->identity, c->expression);
 }
+
+clprim_status clprim_combine_prepare(clprim_context *ctx, const char *purpose, const char *file,
+                                     const clprim_type_info *type, const clprim_combine *c)
+{
+    clprim_program program;
+    clprim_combine_program(ctx, &program, purpose, file, &ctx->tuning, type, c);
+    const clprim_status s = clprim_program_prepare(ctx, &program);
+    clprim_program_end(&program);
+    return s;
+}

@@ -86,12 +86,8 @@ static clprim_status reduce_call(clprim_context *ctx, const char *function, clpr
         s = reduce_device(ctx, type, &c, src, offset, n, result, num_events_in_wait_list, event_wait_list);
     } else if (s == CLPRIM_SUCCESS) {
         /* Nothing to combine; a caller's operator must still compile. */
-        clprim_program program;
-        if (user_op) {
-            clprim_combine_program(ctx, &program, "reduce", "reduce.cl", &ctx->tuning, type, &c);
-            s = clprim_program_prepare(ctx, &program);
-            clprim_program_end(&program);
-        }
+        if (user_op)
+            s = clprim_combine_prepare(ctx, "reduce", "reduce.cl", type, &c);
         if (s == CLPRIM_SUCCESS)
             s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS && user_op)

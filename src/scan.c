@@ -120,12 +120,8 @@ static clprim_status scan_call(clprim_context *ctx, const char *function, clprim
 
     /* An operator that does not compile fails before anything is enqueued,
      * also when n == 0. */
-    clprim_program program;
-    if (s == CLPRIM_SUCCESS && user_op) {
-        clprim_combine_program(ctx, &program, "scan", "scan.cl", &ctx->tuning, type, &c);
-        s = clprim_program_prepare(ctx, &program);
-        clprim_program_end(&program);
-    }
+    if (s == CLPRIM_SUCCESS && user_op)
+        s = clprim_combine_prepare(ctx, "scan", "scan.cl", type, &c);
     cl_mem scratch = NULL;
     if (s == CLPRIM_SUCCESS && n > 0)
         s = clprim_scratch(ctx, clprim_scan_scratch_bytes(&ctx->tuning, n, type->size), &scratch);

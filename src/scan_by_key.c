@@ -12,6 +12,16 @@ void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_inf
     clprim_options_add(&p->options, "-DKEY_T=%s", key->scalar);
 }
 
+clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
+                                         const clprim_type_info *value, const clprim_combine *c)
+{
+    clprim_program program;
+    clprim_scan_by_key_program(ctx, key, value, c, &program);
+    const clprim_status s = clprim_program_prepare(ctx, &program);
+    clprim_program_end(&program);
+    return s;
+}
+
 /* The program's passes, for the types and operator. */
 static clprim_status passes_of(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                const clprim_combine *c, const char *const *names, clprim_pass *passes, size_t count)
@@ -131,12 +141,8 @@ clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clpr
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     /* The program is built before anything is enqueued, also for n == 0, so
      * that an operator that does not compile fails there too. */
-    if (s == CLPRIM_SUCCESS) {
-        clprim_program program;
-        clprim_scan_by_key_program(ctx, key, value, &c, &program);
-        s = clprim_program_prepare(ctx, &program);
-        clprim_program_end(&program);
-    }
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_scan_by_key_prepare(ctx, key, value, &c);
     if (s == CLPRIM_SUCCESS && n == 0)
         s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
     else if (s == CLPRIM_SUCCESS)
