@@ -170,6 +170,23 @@ T user_combine(const T a, const T b)
 #ifdef COMBINE
 DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
+
+/* Stages src[base, base + TILE) in local memory, the part past `end` as the
+ * identity. Coalesced: neighbouring work-items read neighbouring elements;
+ * whole tiles skip the bounds checks. The caller's barrier follows. */
+void load_tile(__global const T *src, const ulong base, const ulong end, __local T *tile)
+{
+    const uint lid = get_local_id(0);
+    if (base + TILE <= end) {
+        for (uint k = 0; k < ITEMS; k++)
+            tile[PAD(k * WG + lid)] = src[base + k * WG + lid];
+    } else {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = k * WG + lid;
+            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
+        }
+    }
+}
 #endif
 
 #endif /* CLPRIM_COMMON_CL */

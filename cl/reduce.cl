@@ -32,10 +32,7 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
      * gives the tile's total, the same in every work-item. */
     __local T tile[PADDED_TILE];
     for (; base < end; base += TILE) {
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
-        }
+        load_tile(src, base, end, tile);
         barrier(CLK_LOCAL_MEM_FENCE);
         T run = IDENTITY;
         for (uint k = 0; k < ITEMS; k++)

@@ -56,17 +56,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     }
 #else
     for (ulong base = begin; base < end; base += TILE) {
-        /* Coalesced load: neighbouring work-items read neighbouring elements.
-         * Whole tiles skip the bounds checks. */
-        if (base + TILE <= end) {
-            for (uint k = 0; k < ITEMS; k++)
-                tile[PAD(k * WG + lid)] = src[base + k * WG + lid];
-        } else {
-            for (uint k = 0; k < ITEMS; k++) {
-                const uint j = k * WG + lid;
-                tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
-            }
-        }
+        load_tile(src, base, end, tile);
         barrier(CLK_LOCAL_MEM_FENCE);
 
         /* Each work-item folds its ITEMS consecutive elements in registers ... */

@@ -53,11 +53,10 @@ seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong 
               __local T *tile, __local uint *heads)
 {
     const uint lid = get_local_id(0);
+    load_tile(values, base, end, tile);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
-        const ulong i = base + j;
-        tile[PAD(j)] = i < end ? values[i] : IDENTITY;
-        heads[PAD(j)] = i < end ? is_head(keys, i) : 0u;
+        heads[PAD(j)] = base + j < end ? is_head(keys, base + j) : 0u;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     seg run = make_seg(IDENTITY, 0u);

@@ -64,9 +64,12 @@ static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint n
         s = clprim_scan_by_key_prepare(ctx, b->key, b->value, b->combine);
     if (s != CLPRIM_SUCCESS)
         return s;
-    const clprim_predicate none = {.keep = CLPRIM_KEEP_FLAGGED, .flags = b->keys};
-    if (b->n == 0) /* the count 0, after the wait list */
-        return clprim_compact(ctx, b->key_type, &none, b->keys, b->keys_offset, b->keys_out, b->keys_out_offset, 0,
+    /* n == 0: a compaction of nothing reports the count 0 where the caller
+     * asked for it, after the wait list, as the other cases' last one does.
+     * Its predicate reads no flags; any buffer serves. */
+    const clprim_predicate of_nothing = {.keep = CLPRIM_KEEP_FLAGGED, .flags = b->keys};
+    if (b->n == 0)
+        return clprim_compact(ctx, b->key_type, &of_nothing, b->keys, b->keys_offset, b->keys_out, b->keys_out_offset, 0,
                               b->runs, b->runs_buffer, b->runs_offset, num_events_in_wait_list, event_wait_list,
                               event);
 

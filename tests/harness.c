@@ -623,3 +623,28 @@ void harness_copy_common_kernels(const char *dir)
         harness_copy_file(from, to);
     }
 }
+
+void harness_fill_key_runs(clprim_type t, void *keys, size_t n, size_t mean, uint64_t *state)
+{
+    uint64_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && mean > 0 && harness_rand(state) % mean == 0)
+            run++;
+        if (t == CLPRIM_INT64 || t == CLPRIM_UINT64)
+            ((uint64_t *)keys)[i] = (run % 3) << 40 | run % 5;
+        else
+            ((uint32_t *)keys)[i] = (uint32_t)(run % 3);
+    }
+}
+
+void harness_fill_exact_sums(clprim_type t, void *data, size_t n, uint64_t *state)
+{
+    harness_fill_random(t, data, n, state);
+    for (size_t i = 0; i < n; i++) {
+        const int v = (int)(harness_rand(state) % 201) - 100;
+        if (t == CLPRIM_FLOAT)
+            ((float *)data)[i] = (float)v;
+        else if (t == CLPRIM_DOUBLE)
+            ((double *)data)[i] = (double)v;
+    }
+}

@@ -21,6 +21,13 @@ uint64_t harness_seed(void);
 uint64_t harness_rand(uint64_t *state); /* splitmix64 */
 /* n random elements of type t: integers over their full range, floats in [-1000, 1000). */
 void harness_fill_random(clprim_type t, void *data, size_t n, uint64_t *state);
+/* Keys (int32 .. uint64) in runs of about `mean` equal keys (0: one run of n).
+ * Consecutive runs differ, but a key comes back two runs later, so equal keys
+ * that are not consecutive are tried too; 64-bit keys differ in both halves. */
+void harness_fill_key_runs(clprim_type t, void *keys, size_t n, size_t mean, uint64_t *state);
+/* harness_fill_random, but floats are integers in [-100, 100], whose sums are
+ * exact in any grouping. */
+void harness_fill_exact_sums(clprim_type t, void *data, size_t n, uint64_t *state);
 
 #define HARNESS_SENTINEL 0xA5 /* fill byte of untouched outputs */
 /* A read-write buffer of `bytes`, filled from init, or with HARNESS_SENTINEL when init is NULL. */

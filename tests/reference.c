@@ -386,3 +386,16 @@ void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t
             memcpy(dst + i * es, acc, es);
     }
 }
+
+void reference_mul_u32(void *acc, const void *x)
+{
+    *(uint32_t *)acc *= *(const uint32_t *)x;
+}
+
+void reference_affine_u64(void *acc, const void *x)
+{
+    const uint64_t a = *(uint64_t *)acc, b = *(const uint64_t *)x;
+    const uint32_t m = (uint32_t)(a >> 32) * (uint32_t)(b >> 32);
+    const uint32_t c = (uint32_t)a * (uint32_t)(b >> 32) + (uint32_t)b;
+    *(uint64_t *)acc = (uint64_t)m << 32 | c;
+}

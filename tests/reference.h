@@ -37,6 +37,15 @@ void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, vo
 /* *acc = *acc op *x for a caller's operator (clprim_operator's C twin). */
 typedef void (*reference_fold)(void *acc, const void *x);
 
+/* Two callers' operators with their C twins, shared by the operator suites:
+ * uint32 products (identity 1) and uint64 affine maps x -> m x + c (mod 2^32),
+ * m in the high half and c in the low one, composed earlier-first: associative
+ * but not commutative (identity 1 << 32). */
+#define REFERENCE_AFFINE_U64                                                                                  \
+    "(((a >> 32) * (b >> 32)) << 32) | (((a & 0xfffffffful) * (b >> 32) + (b & 0xfffffffful)) & 0xfffffffful)"
+void reference_mul_u32(void *acc, const void *x);
+void reference_affine_u64(void *acc, const void *x);
+
 /* Scan by key: the scan above started again at each run of equal consecutive
  * keys (of key_type, an integer type), with the built-in op, or with fold from
  * identity when fold is not NULL. */

@@ -10,33 +10,6 @@
 #include "harness.h"
 #include "reference.h"
 
-/* Keys in runs of about `mean` (0: one run); a key comes back two runs later. */
-static void make_keys(clprim_type kt, void *keys, size_t n, size_t mean, uint64_t *rng)
-{
-    uint64_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && mean > 0 && harness_rand(rng) % mean == 0)
-            run++;
-        if (reference_type_size(kt) == 8)
-            ((uint64_t *)keys)[i] = (run % 3) << 40 | run % 5;
-        else
-            ((uint32_t *)keys)[i] = (uint32_t)(run % 3);
-    }
-}
-
-/* Small integers: float sums are exact in any grouping. */
-static void make_values(clprim_type t, void *values, size_t n, uint64_t *rng)
-{
-    harness_fill_random(t, values, n, rng);
-    for (size_t i = 0; i < n; i++) {
-        const int v = (int)(harness_rand(rng) % 201) - 100;
-        if (t == CLPRIM_FLOAT)
-            ((float *)values)[i] = (float)v;
-        else if (t == CLPRIM_DOUBLE)
-            ((double *)values)[i] = (double)v;
-    }
-}
-
 static int same(const unsigned char *keys, size_t ks, size_t i, size_t j)
 {
     return memcmp(keys + i * ks, keys + j * ks, ks) == 0;
@@ -75,8 +48,8 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
     unsigned char *keys = harness_malloc(len * ks), *vals = harness_malloc(len * es);
     unsigned char *want_k = harness_malloc(len * ks), *want_v = harness_malloc(len * es);
     unsigned char *got_k = harness_malloc(len * ks), *got_v = harness_malloc(len * es);
-    make_keys(kt, keys + ks, n, mean, rng);
-    make_values(t, vals, len, rng);
+    harness_fill_key_runs(kt, keys + ks, n, mean, rng);
+    harness_fill_exact_sums(t, vals, len, rng);
     memset(want_k, HARNESS_SENTINEL, len * ks);
     memset(want_v, HARNESS_SENTINEL, len * es);
     const size_t runs = c_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
@@ -173,7 +146,7 @@ START_TEST(reduce_by_key_custom)
         const size_t n = 9001;
         int32_t *keys = harness_malloc(n * 4);
         uint32_t *vals = harness_malloc(n * 4), *got = harness_malloc(n * 4);
-        make_keys(CLPRIM_INT32, keys, n, 20, &rng);
+        harness_fill_key_runs(CLPRIM_INT32, keys, n, 20, &rng);
         for (size_t i = 0; i < n; i++)
             vals[i] = (uint32_t)harness_rand(&rng) | 1u;
         const uint32_t one = 1;

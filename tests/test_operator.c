@@ -24,10 +24,6 @@ typedef struct {
     unsigned char identity[8];
 } user_op;
 
-static void mul_u32(void *acc, const void *x)
-{
-    *(uint32_t *)acc *= *(const uint32_t *)x;
-}
 static void max_i64(void *acc, const void *x)
 {
     int64_t a = *(int64_t *)acc, b = *(const int64_t *)x;
@@ -40,15 +36,6 @@ static void xor_u64(void *acc, const void *x)
 static void add_u8(void *acc, const void *x)
 {
     *(uint8_t *)acc = (uint8_t)(*(uint8_t *)acc + *(const uint8_t *)x);
-}
-/* Affine maps x -> m x + c (mod 2^32), m in the high half and c in the low
- * half, composed earlier-first: associative, not commutative. */
-static void affine_u64(void *acc, const void *x)
-{
-    const uint64_t a = *(uint64_t *)acc, b = *(const uint64_t *)x;
-    const uint32_t m = (uint32_t)(a >> 32) * (uint32_t)(b >> 32);
-    const uint32_t c = (uint32_t)a * (uint32_t)(b >> 32) + (uint32_t)b;
-    *(uint64_t *)acc = (uint64_t)m << 32 | c;
 }
 static void fmax_f32(void *acc, const void *x)
 {
@@ -79,15 +66,12 @@ static size_t user_ops(user_op *ops)
     const float minus_inf = -INFINITY;
     const int32_t largest = INT32_MAX;
     size_t n = 0;
-    ops[n++] = make_op(CLPRIM_UINT32, "a * b", mul_u32, &one);
+    ops[n++] = make_op(CLPRIM_UINT32, "a * b", reference_mul_u32, &one);
     ops[n++] = make_op(CLPRIM_INT64, "max(a, b)", max_i64, &lowest);
     ops[n++] = make_op(CLPRIM_UINT64, "a ^ b", xor_u64, &zero64);
     ops[n++] = make_op(CLPRIM_UINT8, "a + b", add_u8, &zero8);
     ops[n++] = make_op(CLPRIM_FLOAT, "fmax(a, b)", fmax_f32, &minus_inf);
-    ops[n++] = make_op(CLPRIM_UINT64,
-                       "(((a >> 32) * (b >> 32)) << 32) | (((a & 0xfffffffful) * (b >> 32) + (b & 0xfffffffful)) & "
-                       "0xfffffffful)",
-                       affine_u64, &affine_identity);
+    ops[n++] = make_op(CLPRIM_UINT64, REFERENCE_AFFINE_U64, reference_affine_u64, &affine_identity);
     ops[n++] = make_op(CLPRIM_INT32, "abs(b) < abs(a) ? b : a", min_abs_i32, &largest);
     return n;
 }
@@ -114,7 +98,7 @@ static void op_case(clprim_context *ctx, const user_op *op, size_t n, uint64_t *
     const clprim_operator cop = {op->combine, op->identity};
     unsigned char *src = harness_malloc(len * es), *want = harness_malloc(len * es), *got = harness_malloc(len * es);
     harness_fill_random(op->t, src, len, rng);
-    if (op->fold == mul_u32) /* odd factors keep the product from collapsing to 0 */
+    if (op->fold == reference_mul_u32) /* odd factors keep the product from collapsing to 0 */
         for (size_t i = 0; i < len; i++)
             ((uint32_t *)src)[i] |= 1u;
     cl_mem in = harness_buffer(ctx, len * es, src);

@@ -13,40 +13,6 @@
 
 static const clprim_type key_types[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_INT64, CLPRIM_UINT64};
 
-/* Keys in runs of about `mean` (0: one run of n); consecutive runs differ, but
- * a key comes back two runs later, so equal keys that are not consecutive are
- * tried too. 64-bit keys differ in their high half only. */
-static void make_keys(clprim_type kt, void *keys, size_t n, size_t mean, uint64_t *rng)
-{
-    uint64_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && mean > 0 && harness_rand(rng) % mean == 0)
-            run++;
-        const uint64_t k = run % 3;
-        if (kt == CLPRIM_INT64 || kt == CLPRIM_UINT64)
-            ((uint64_t *)keys)[i] = k << 40;
-        else
-            ((uint32_t *)keys)[i] = (uint32_t)k;
-    }
-}
-
-static void make_values(clprim_type t, void *values, size_t n, uint64_t *rng)
-{
-    harness_fill_random(t, values, n, rng);
-    for (size_t i = 0; i < n; i++) {
-        const int v = (int)(harness_rand(rng) % 201) - 100;
-        if (t == CLPRIM_FLOAT)
-            ((float *)values)[i] = (float)v;
-        else if (t == CLPRIM_DOUBLE)
-            ((double *)values)[i] = (double)v;
-    }
-}
-
-static void mul_u32(void *acc, const void *x)
-{
-    *(uint32_t *)acc *= *(const uint32_t *)x;
-}
-
 /* One call: n keys (runs of about mean) and values at offsets, compared with C,
  * the destination's elements around the range untouched. */
 static void sbk_case(clprim_context *ctx, clprim_type kt, clprim_type t, clprim_op op, const clprim_operator *custom,
@@ -55,9 +21,9 @@ static void sbk_case(clprim_context *ctx, clprim_type kt, clprim_type t, clprim_
     const size_t ks = reference_type_size(kt), es = reference_type_size(t), off = 2, len = n + off + 3;
     unsigned char *keys = harness_malloc(len * ks), *vals = harness_malloc(len * es);
     unsigned char *want = harness_malloc(len * es), *got = harness_malloc(len * es);
-    make_keys(kt, keys + off * ks, n, mean, rng);
-    make_values(t, vals, len, rng);
-    if (fold == mul_u32) /* odd factors keep products from collapsing to 0 */
+    harness_fill_key_runs(kt, keys + off * ks, n, mean, rng);
+    harness_fill_exact_sums(t, vals, len, rng);
+    if (fold == reference_mul_u32) /* odd factors keep products from collapsing to 0 */
         for (size_t i = 0; i < len; i++)
             ((uint32_t *)vals)[i] |= 1u;
     cl_mem kbuf = harness_buffer(ctx, len * ks, keys), vbuf = harness_buffer(ctx, len * es, vals);
@@ -115,32 +81,21 @@ START_TEST(scan_by_key_builtins)
 }
 END_TEST
 
-/* Affine maps composed earlier-first (see test_operator.c): not commutative. */
-static void affine_u64(void *acc, const void *x)
-{
-    const uint64_t a = *(uint64_t *)acc, b = *(const uint64_t *)x;
-    const uint32_t m = (uint32_t)(a >> 32) * (uint32_t)(b >> 32);
-    const uint32_t c = (uint32_t)a * (uint32_t)(b >> 32) + (uint32_t)b;
-    *(uint64_t *)acc = (uint64_t)m << 32 | c;
-}
-
 START_TEST(scan_by_key_custom_and_in_place)
 {
     uint64_t rng = harness_rng(80);
     const uint32_t one = 1;
     const uint64_t affine_identity = (uint64_t)1 << 32;
     const clprim_operator mul = {"a * b", &one};
-    const clprim_operator affine = {"(((a >> 32) * (b >> 32)) << 32) | (((a & 0xfffffffful) * (b >> 32) + "
-                                    "(b & 0xfffffffful)) & 0xfffffffful)",
-                                    &affine_identity};
+    const clprim_operator affine = {REFERENCE_AFFINE_U64, &affine_identity};
     FOR_EACH_DEVICE(ctx)
     {
         for (int shape = 0; shape < 2; shape++) {
             if (shape)
                 harness_set_tuning(ctx, 4, 2, 16);
             for (int exclusive = 0; exclusive < 2; exclusive++) {
-                sbk_case(ctx, CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_SUM, &mul, mul_u32, exclusive, 20011, 50, 0, &rng);
-                sbk_case(ctx, CLPRIM_UINT64, CLPRIM_UINT64, CLPRIM_SUM, &affine, affine_u64, exclusive, 20011, 300, 0,
+                sbk_case(ctx, CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_SUM, &mul, reference_mul_u32, exclusive, 20011, 50, 0, &rng);
+                sbk_case(ctx, CLPRIM_UINT64, CLPRIM_UINT64, CLPRIM_SUM, &affine, reference_affine_u64, exclusive, 20011, 300, 0,
                          &rng);
                 sbk_case(ctx, CLPRIM_INT64, CLPRIM_FLOAT, CLPRIM_MAX, NULL, NULL, exclusive, 7001, 20, 1, &rng);
             }
