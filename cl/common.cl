@@ -170,11 +170,13 @@ T user_combine(const T a, const T b)
 #ifdef COMBINE
 DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
+#endif
 
-/* Stages src[base, base + TILE) in local memory, the part past `end` as the
- * identity. Coalesced: neighbouring work-items read neighbouring elements;
+#ifndef TYPE_NONE
+/* Stages src[base, base + TILE) in local memory, the part past `end` as
+ * `fill`. Coalesced: neighbouring work-items read neighbouring elements;
  * whole tiles skip the bounds checks. The caller's barrier follows. */
-void load_tile(__global const T *src, const ulong base, const ulong end, __local T *tile)
+void load_tile(__global const T *src, const ulong base, const ulong end, __local T *tile, const T fill)
 {
     const uint lid = get_local_id(0);
     if (base + TILE <= end) {
@@ -183,7 +185,24 @@ void load_tile(__global const T *src, const ulong base, const ulong end, __local
     } else {
         for (uint k = 0; k < ITEMS; k++) {
             const uint j = k * WG + lid;
-            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
+            tile[PAD(j)] = base + j < end ? src[base + j] : fill;
+        }
+    }
+}
+
+/* Writes the staged tile back to dst[base, min(end, base + TILE)), coalesced
+ * as load_tile reads. The caller's barrier precedes it. */
+void store_tile(__global T *dst, const ulong base, const ulong end, __local const T *tile)
+{
+    const uint lid = get_local_id(0);
+    if (base + TILE <= end) {
+        for (uint k = 0; k < ITEMS; k++)
+            dst[base + k * WG + lid] = tile[PAD(k * WG + lid)];
+    } else {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint j = k * WG + lid;
+            if (base + j < end)
+                dst[base + j] = tile[PAD(j)];
         }
     }
 }

@@ -1,14 +1,17 @@
-/* Stream compaction (copy_if): the scan's multi-work-group skeleton
- * with "count the kept elements" in pass 1 and "scatter them at their scanned
- * position" in pass 3, so the output keeps the input order on every device.
- *   1. count_chunks: work-group g counts the kept elements of its chunk;
- *   2. when the G counts do not fit one tile, the host scans them (inclusive,
- *      clprim_scan_device over ulong); else each group of pass 3 folds the
- *      counts before it itself, as the scan does;
- *   3. scatter_chunks: work-group g compacts its chunk tile by tile, starting at
- *      the number of elements kept before its chunk.
- * With WG == 1 (the CPU shape) both kernels are plain sequential loops.
- * No atomics; kernel launches order the passes.
+/* Stream compaction (copy_if), keeping the input order on every device, in
+ * two forms (src/compact.c chooses):
+ *   multi-pass, the scan's skeleton with "count the kept elements" in pass 1
+ *   and "scatter them at their scanned position" in pass 3:
+ *     1. count_chunks: work-group g counts the kept elements of its chunk;
+ *     2. when the G counts do not fit one tile, the host scans them
+ *        (inclusive, clprim_scan_device over ulong); else each group of pass 3
+ *        folds the counts before it itself, as the scan does;
+ *     3. scatter_chunks: work-group g compacts its chunk tile by tile,
+ *        starting at the number of elements kept before its chunk;
+ *   one-sweep, compact_tiles: one launch in which each work-group compacts one
+ *   tile and learns how many elements the tiles before it keep by decoupled
+ *   look-back (cl/lookback.cl).
+ * With WG == 1 (the CPU shape) the kernels are plain sequential loops.
  *
  * Options: a TYPE_* (cl/common.cl) and one predicate:
  *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
@@ -18,6 +21,7 @@
  *                                                     src/expression.c writes it
  */
 #include "common.cl"
+#include "lookback.cl"
 
 #ifdef TYPE_NONE
 #error "compact.cl needs an element type: define TYPE_INT32, TYPE_FLOAT, ..."
@@ -56,6 +60,85 @@ int keep_expression(const T x, const ulong i)
 DEFINE_WG_REDUCE(wg_sum_count, ulong, ADD, 0ul)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
 
+/* Pieces shared by both forms. KEEP reads `flags` and `value` by name. */
+
+/* The CPU shape: the kept elements of src[begin, end), counted in a loop. */
+ulong count_run(__global const T *src, __global const uchar *flags, const T value, const ulong begin,
+                const ulong end)
+{
+    ulong kept = 0;
+    for (ulong i = begin; i < end; i++)
+        kept += KEEP(src[i], i) ? 1 : 0;
+    (void)value;
+    return kept;
+}
+
+/* The CPU shape: src[begin, end)'s kept elements to dst from position out, in
+ * a loop; returns the position after them. Every element is stored to the
+ * staging tile and the position advances only when it is kept, so the loop
+ * has no unpredictable branch; full tiles, and the rest at the end, are
+ * copied out (nothing lands past the kept count). */
+ulong compact_run(__global const T *src, __global const uchar *flags, const T value, __global T *dst,
+                  const ulong begin, const ulong end, ulong out, __local T *tile)
+{
+    uint staged = 0;
+    for (ulong i = begin; i < end; i++) {
+        const T x = src[i];
+        tile[staged] = x;
+        staged += KEEP(x, i) ? 1 : 0;
+        if (staged == TILE) {
+            for (uint j = 0; j < TILE; j++)
+                dst[out + j] = tile[j];
+            out += TILE;
+            staged = 0;
+        }
+    }
+    for (uint j = 0; j < staged; j++)
+        dst[out + j] = tile[j];
+    (void)value;
+    return out + staged;
+}
+
+/* A tile of src[base, end), staged in local memory with a coalesced load;
+ * this work-item takes its run of ITEMS consecutive elements into registers
+ * and judges them. Returns how many of them it keeps. */
+uint judge_items(__global const T *src, __global const uchar *flags, const T value, const ulong base,
+                 const ulong end, __local T *tile, T *x, uchar *keep)
+{
+    load_tile(src, base, end, tile, (T)0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lid = get_local_id(0);
+    uint mine = 0;
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = lid * ITEMS + k;
+        const ulong i = base + j;
+        keep[k] = 0;
+        if (i < end) {
+            x[k] = tile[PAD(j)];
+            keep[k] = KEEP(x[k], i) ? 1 : 0;
+        }
+        mine += keep[k];
+    }
+    (void)value;
+    return mine;
+}
+
+/* After the work-group's count scan (which no tile read outlives), this
+ * work-item's kept elements to the tile's front from position at, then,
+ * past a barrier, the tile's `total` kept elements out to dst[out, ...). */
+void write_kept(__local T *tile, const T *x, const uchar *keep, uint at, __global T *dst, const ulong out,
+                const uint total)
+{
+    for (uint k = 0; k < ITEMS; k++)
+        if (keep[k]) {
+            tile[PAD(at)] = x[k];
+            at++;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = get_local_id(0); j < total; j += WG)
+        dst[out + j] = tile[PAD(j)];
+}
+
 /* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)).
  * Loads are strided by WG so neighbouring work-items read neighbouring elements. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -70,8 +153,7 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
     flags += flags_offset;
     ulong kept = 0;
 #if WG == 1
-    for (ulong i = begin; i < end; i++)
-        kept += KEEP(src[i], i) ? 1 : 0;
+    kept = count_run(src, flags, value, begin, end);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         for (uint k = 0; k < ITEMS; k++) {
@@ -130,60 +212,15 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
     }
 
 #if WG == 1
-    /* The CPU shape: one work-item per group runs its chunk as a loop. Every
-     * element is stored to the staging tile and the position advances only when
-     * it is kept, so the loop has no unpredictable branch; full tiles, and the
-     * rest at the end, are copied out (nothing lands past the kept count). */
-    uint staged = 0;
-    for (ulong i = begin; i < end; i++) {
-        const T x = src[i];
-        tile[staged] = x;
-        staged += KEEP(x, i) ? 1 : 0;
-        if (staged == TILE) {
-            for (uint j = 0; j < TILE; j++)
-                dst[out + j] = tile[j];
-            out += TILE;
-            staged = 0;
-        }
-    }
-    for (uint j = 0; j < staged; j++)
-        dst[out + j] = tile[j];
-    out += staged;
+    /* The CPU shape: one work-item per group runs its chunk as a loop. */
+    out = compact_run(src, flags, value, dst, begin, end, out, tile);
 #else
     for (ulong base = begin; base < end; base += TILE) {
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            if (base + j < end)
-                tile[PAD(j)] = src[base + j];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        /* This work-item's run of ITEMS consecutive elements, and which it keeps. */
         T x[ITEMS];
         uchar keep[ITEMS];
-        uint mine = 0;
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = lid * ITEMS + k;
-            const ulong i = base + j;
-            keep[k] = 0;
-            if (i < end) {
-                x[k] = tile[PAD(j)];
-                keep[k] = KEEP(x[k], i) ? 1 : 0;
-            }
-            mine += keep[k];
-        }
         uint total;
-        uint at = wg_exclusive_count(mine, sums, &total); /* after it, nobody reads tile */
-
-        for (uint k = 0; k < ITEMS; k++)
-            if (keep[k]) {
-                tile[PAD(at)] = x[k];
-                at++;
-            }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        for (uint j = lid; j < total; j += WG)
-            dst[out + j] = tile[PAD(j)];
+        const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
+        write_kept(tile, x, keep, at, dst, out, total);
         out += total;
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
@@ -192,6 +229,50 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
         count_out[count_offset] = out;
     (void)value;
 }
+
+#ifdef STATUS_STORE64
+DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul)
+
+/* The one-sweep form: tile t (in start order) is src[t * TILE, ...); its
+ * kept elements land after those of the tiles before it, whose count the
+ * look-back gives. The last tile writes the total count to
+ * count_out[count_offset] when write_count is set. src and dst must not
+ * overlap, as for scatter_chunks. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void compact_tiles(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
+                   T value, __global T *dst, ulong dst_offset, ulong n, __global ulong *lookback, uint stamp,
+                   __global ulong *count_out, ulong count_offset, int write_count)
+{
+    __local uint ticket;
+    __local T tile[PADDED_TILE];
+    const uint lid = get_local_id(0);
+    const uint t = lookback_ticket(lookback, &ticket);
+    const ulong base = (ulong)t * TILE;
+    const ulong end = min(n, base + TILE);
+    src += src_offset;
+    dst += dst_offset;
+    flags += flags_offset;
+
+#if WG == 1
+    const ulong total = count_run(src, flags, value, base, end);
+    const ulong out = kept_lookback_prefix(lookback, t, total, stamp);
+    compact_run(src, flags, value, dst, base, end, out, tile);
+#else
+    __local uint sums[WG];
+    __local ulong prefix;
+    T x[ITEMS];
+    uchar keep[ITEMS];
+    uint total;
+    const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
+    if (lid == 0)
+        prefix = kept_lookback_prefix(lookback, t, total, stamp);
+    write_kept(tile, x, keep, at, dst, prefix, total); /* its barrier publishes prefix */
+    const ulong out = prefix;
+#endif
+    if (write_count && lid == 0 && t == get_num_groups(0) - 1)
+        count_out[count_offset] = out + total;
+}
+#endif
 
 /* In place: the input is first copied aside with this (a kernel rather than
  * clEnqueueCopyBuffer, whose bytes oclgrind does not see as initialised). */

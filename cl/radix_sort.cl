@@ -30,6 +30,7 @@
  * Built with -DTYPE_NONE -DWG -DITEMS, one of KEY_INT32, KEY_UINT32, KEY_FLOAT,
  * KEY_INT64, KEY_UINT64, KEY_DOUBLE, and VALUE_BYTES 0, 4 or 8. */
 #include "common.cl"
+#include "lookback.cl" /* status words: how they are written and read */
 
 #if defined(KEY_UINT32) || defined(KEY_INT32) || defined(KEY_FLOAT)
 #define KEY_BITS 32
@@ -70,19 +71,6 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #define STATUS_AGGREGATE 0x40000000u /* the tile's own count of the digit */
 #define STATUS_INCLUSIVE 0x80000000u /* the count of the digit in this and every earlier tile of the portion */
 #define STATUS_COUNT 0x3fffffffu
-#define LOOKBACK 8 /* earlier tiles a look-back step reads at once */
-/* How status words are written and read across work-groups. Atomics are what
- * OpenCL 1.2 promises; STATUS_PLAIN_WORDS (set by the tuning table for NVIDIA
- * GPUs, whose volatile accesses go to the shared L2 cache) uses plain volatile
- * loads and stores of whole words, which skip the atomic unit. */
-#ifdef STATUS_PLAIN_WORDS
-#define STATUS_STORE(p, v) (*(volatile __global uint *)(p) = (v))
-#define STATUS_LOAD(p) (*(volatile __global uint *)(p))
-#else
-#define STATUS_STORE(p, v) atomic_xchg((p), (v))
-#define STATUS_LOAD(p) atomic_or((p), 0u)
-#endif
-
 /* The route word of a pass: which of the three buffers it reads and writes. */
 #define FROM_INPUT 0u
 #define TO_OUTPUT 1u

@@ -1,6 +1,12 @@
-/* Pass 3 of the multi-work-group scan: each work-group scans its
- * chunk tile by tile, seeded with the combination of every element before it. */
+/* The scan's kernels in both forms:
+ *   multi-pass: pass 3 of the multi-work-group scan (src/scan.c), where each
+ *     work-group scans its chunk tile by tile, seeded with the combination of
+ *     every element before it;
+ *   one-sweep: one launch in which each work-group scans one tile and learns
+ *     the combination of the tiles before it by decoupled look-back
+ *     (cl/lookback.cl). */
 #include "common.cl"
+#include "lookback.cl"
 
 #ifndef COMBINE
 #error "scan.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
@@ -9,6 +15,41 @@
 /* seed_mode (constants.h): SEED_NONE, one chunk, the whole input; SEED_FOLD,
  * fold partials[0, g) of pass 1 here; SEED_SCANNED, partials[g] already holds
  * the exclusive scan of the partials (pass 2). */
+
+/* Pieces of a tile's scan shared by both forms. A staged tile is scanned in
+ * three steps: each work-item folds its ITEMS consecutive elements in
+ * registers (fold_items), one work-group scan combines the work-items' folds,
+ * and each work-item rescans its run from its prefix (rescan_items). */
+T fold_items(__local const T *tile)
+{
+    const uint lid = get_local_id(0);
+    T run = IDENTITY;
+    for (uint k = 0; k < ITEMS; k++)
+        run = COMBINE(run, tile[PAD(lid * ITEMS + k)]);
+    return run;
+}
+
+void rescan_items(__local T *tile, T run, const int exclusive)
+{
+    const uint lid = get_local_id(0);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = PAD(lid * ITEMS + k);
+        const T inclusive = COMBINE(run, tile[j]);
+        tile[j] = exclusive ? run : inclusive;
+        run = inclusive;
+    }
+}
+
+/* The CPU shape's scan of src[begin, end) from carry, as a loop. */
+void scan_run(__global const T *src, __global T *dst, const ulong begin, const ulong end, T carry,
+              const int exclusive)
+{
+    for (ulong i = begin; i < end; i++) {
+        const T inclusive = COMBINE(carry, src[i]);
+        dst[i] = exclusive ? carry : inclusive;
+        carry = inclusive;
+    }
+}
 
 /* Work-group g scans elements [g * chunk, min(n, (g + 1) * chunk)). src == dst is
  * safe: a tile is read whole into local memory before any of it is written back. */
@@ -49,42 +90,16 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
 #if WG == 1
     /* The CPU shape: one work-item per group runs its chunk as a plain loop,
      * with no local memory and no barriers between it and the data. */
-    for (ulong i = begin; i < end; i++) {
-        const T inclusive = COMBINE(carry, src[i]);
-        dst[i] = exclusive ? carry : inclusive;
-        carry = inclusive;
-    }
+    scan_run(src, dst, begin, end, carry, exclusive);
 #else
     for (ulong base = begin; base < end; base += TILE) {
-        load_tile(src, base, end, tile);
+        load_tile(src, base, end, tile, IDENTITY);
         barrier(CLK_LOCAL_MEM_FENCE);
-
-        /* Each work-item folds its ITEMS consecutive elements in registers ... */
-        T run = IDENTITY;
-        for (uint k = 0; k < ITEMS; k++)
-            run = COMBINE(run, tile[PAD(lid * ITEMS + k)]);
-        /* ... one work-group scan combines the work-items' totals ... */
         T total;
-        run = COMBINE(carry, wg_exclusive_scan(run, sums, &total));
-        /* ... and each work-item rescans its run from its prefix. */
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = PAD(lid * ITEMS + k);
-            const T inclusive = COMBINE(run, tile[j]);
-            tile[j] = exclusive ? run : inclusive;
-            run = inclusive;
-        }
+        const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
+        rescan_items(tile, COMBINE(carry, before), exclusive);
         barrier(CLK_LOCAL_MEM_FENCE);
-
-        if (base + TILE <= end) {
-            for (uint k = 0; k < ITEMS; k++)
-                dst[base + k * WG + lid] = tile[PAD(k * WG + lid)];
-        } else {
-            for (uint k = 0; k < ITEMS; k++) {
-                const uint j = k * WG + lid;
-                if (base + j < end)
-                    dst[base + j] = tile[PAD(j)];
-            }
-        }
+        store_tile(dst, base, end, tile);
         carry = COMBINE(carry, total);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
@@ -95,3 +110,50 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     if (exclusive && g == 0 && lid == 0)
         dst[0] = EMPTY_RESULT;
 }
+
+#ifdef STATUS_STORE64
+DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY)
+
+/* The one-sweep form: tile t (in start order) is src[t * TILE, ...). The
+ * tile's own total is published before its look-back and the combination up
+ * to it right after, so later tiles rarely wait. Each element is read once
+ * and written once; src == dst is safe, as in scan_chunks. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n,
+                __global ulong *lookback, uint stamp, int exclusive)
+{
+    __local uint ticket;
+    const uint lid = get_local_id(0);
+    const uint t = lookback_ticket(lookback, &ticket);
+    const ulong base = (ulong)t * TILE;
+    const ulong end = min(n, base + TILE);
+    src += src_offset;
+    dst += dst_offset;
+
+#if WG == 1
+    /* The CPU shape: the tile's total, then its scan from the tiles' prefix
+     * (the second read comes from the cache). */
+    T total = IDENTITY;
+    for (ulong i = base; i < end; i++)
+        total = COMBINE(total, src[i]);
+    scan_run(src, dst, base, end, scan_lookback_prefix(lookback, t, total, stamp), exclusive);
+#else
+    __local T tile[PADDED_TILE];
+    __local T sums[WG];
+    __local T prefix;
+    load_tile(src, base, end, tile, IDENTITY);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T total;
+    const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
+    if (lid == 0)
+        prefix = scan_lookback_prefix(lookback, t, total, stamp);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    rescan_items(tile, COMBINE(prefix, before), exclusive);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_tile(dst, base, end, tile);
+#endif
+    /* As in scan_chunks: the work-item that wrote dst[0] writes it again. */
+    if (exclusive && t == 0 && lid == 0)
+        dst[0] = EMPTY_RESULT;
+}
+#endif

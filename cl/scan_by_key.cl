@@ -53,7 +53,7 @@ seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong 
               __local T *tile, __local uint *heads)
 {
     const uint lid = get_local_id(0);
-    load_tile(values, base, end, tile);
+    load_tile(values, base, end, tile, IDENTITY);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
         heads[PAD(j)] = base + j < end ? is_head(keys, base + j) : 0u;
@@ -156,11 +156,7 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
             tile[j] = exclusive ? prior : run.value;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            if (base + j < end)
-                dst[base + j] = tile[PAD(j)];
-        }
+        store_tile(dst, base, end, tile);
         carried = seg_combine(carried, total);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }

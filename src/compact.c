@@ -1,6 +1,8 @@
-/* Stream compaction: the scan's three-pass skeleton over kept counts (see
- * cl/compact.cl). Pass 1 counts per work-group, clprim_scan_device scans the
- * counts in scratch, pass 3 scatters in input order. */
+/* Stream compaction in the tuning's form (cl/compact.cl): one-sweep, one
+ * launch whose tiles learn the kept counts before them by look-back; or the
+ * scan's three-pass skeleton over kept counts: pass 1 counts per work-group,
+ * clprim_scan_device scans the counts in scratch, pass 3 scatters in input
+ * order. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -79,19 +81,23 @@ static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate
 /* The passes of one call, at the shape of their program. */
 typedef struct {
     clprim_tuning shape;
-    clprim_pass count, scatter, copy; /* copy: in place only */
+    clprim_pass count, scatter; /* multi-pass */
+    clprim_pass sweep, clear;   /* one-sweep */
+    clprim_pass copy;           /* in place only */
 } compact_passes;
 
 /* A build failure of an expression says which expression. */
 static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                const clprim_predicate *keep, int in_place, compact_passes *out)
+                                const clprim_predicate *keep, int in_place, int one_sweep, compact_passes *out)
 {
     clprim_program program;
     clprim_status s = clprim_compact_program(ctx, t, type, keep, &program);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "count_chunks", &out->count);
+        s = clprim_pass_of(ctx, &program, one_sweep ? "compact_tiles" : "count_chunks",
+                           one_sweep ? &out->sweep : &out->count);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "scatter_chunks", &out->scatter);
+        s = clprim_pass_of(ctx, &program, one_sweep ? "lookback_clear" : "scatter_chunks",
+                           one_sweep ? &out->clear : &out->scatter);
     if (s == CLPRIM_SUCCESS && in_place)
         s = clprim_pass_of(ctx, &program, "copy_elements", &out->copy);
     out->shape = program.shape;
@@ -145,8 +151,10 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     /* Build (or fetch) the passes before anything is enqueued: a predicate that
      * does not compile leaves every buffer untouched. */
     const int in_place = src == dst && src_offset == dst_offset && n > 0;
+    const clprim_tuning grid = clprim_compact_grid(ctx);
+    const size_t tiles = clprim_one_sweep_available(ctx) ? clprim_one_sweep_tiles(&grid, n) : 0;
     compact_passes passes;
-    s = get_passes(ctx, t, type, keep, in_place, &passes);
+    s = get_passes(ctx, t, type, keep, in_place, n > 0 && tiles > 0, &passes);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -177,30 +185,37 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         return s;
     }
 
-    /* Plan: the split of n over the grid, where each group's first output
-     * position comes from (as in the scan: none for one group; each group
-     * folds the counts before it while they fit a tile; else their scan), and
-     * scratch: counts | the counts' scan | the total | the input copy (in
+    /* Plan: one-sweep, a tile a work-group and the records they exchange; or
+     * the split of n over the grid, where each group's first output position
+     * comes from (as in the scan: none for one group; each group folds the
+     * counts before it while they fit a tile; else their scan). Scratch:
+     * counts | the counts' scan (multi-pass) | the total | the input copy (in
      * place). The counts' scan and the copy run at the context's tuning. */
+    const int one_sweep = tiles > 0;
     const clprim_split split = clprim_split_range(&passes.shape, n);
     const cl_int seed_mode = clprim_seed_mode(&passes.shape, &split);
     clprim_layout layout = {0, 0};
-    const cl_ulong counts_offset = clprim_layout_part(&layout, split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
-    const size_t scan_at =
-        clprim_layout_part(&layout, clprim_scan_scratch_bytes(&ctx->tuning, split.groups, sizeof(cl_ulong)));
+    const cl_ulong counts_offset =
+        clprim_layout_part(&layout, one_sweep ? 0 : split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+    const size_t scan_at = clprim_layout_part(
+        &layout, one_sweep ? 0 : clprim_scan_scratch_bytes(&ctx->tuning, split.groups, sizeof(cl_ulong)));
     const size_t total_at = clprim_layout_part(&layout, sizeof(cl_ulong));
     const size_t copy_at = in_place ? clprim_layout_part(&layout, n * es) : 0;
     const size_t copy_groups = clprim_fill_groups(&ctx->tuning, n);
 
-    cl_mem scratch;
+    cl_mem scratch, records = NULL;
+    cl_uint stamp = 0;
     s = clprim_layout_scratch(ctx, "compaction", &layout, &scratch);
+    if (s == CLPRIM_SUCCESS && one_sweep)
+        s = clprim_lookback_records(ctx, &passes.clear, tiles, sizeof(cl_ulong), &records, &stamp);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    /* Enqueue: the input copy (in place), the counts and their scan (many
-     * groups), then the scatter, and the kept count read back when asked for. */
+    /* Enqueue: the input copy (in place); the one sweep, or the counts and
+     * their scan (many groups) then the scatter; and the kept count read back
+     * when asked for. */
     cl_mem in = in_place ? scratch : src;
     const cl_ulong in_offset = in_place ? copy_at / es : src_offset;
     const cl_ulong count = n;
@@ -217,25 +232,30 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     cl_ulong value = 0; /* the widest element; the kernels take es bytes of it */
     if (keep->keep <= CLPRIM_KEEP_NE)
         memcpy(&value, keep->value, es);
-    if (seed_mode != SEED_NONE) {
-        s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
-        if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
-            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
-                                   scratch, counts_offset, split.groups, scratch, scan_at, NULL);
-        if (s != CLPRIM_SUCCESS)
-            return s;
-    }
     const cl_int write_count = kept || kept_buffer;
     cl_mem count_out = kept_buffer ? kept_buffer : scratch;
     const cl_ulong count_offset = kept_buffer ? kept_offset : total_at / sizeof(cl_ulong);
     const cl_ulong out_offset = dst_offset;
-    s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                       CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(dst),
-                       CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),
-                       CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode), CLPRIM_ARG(count_out),
-                       CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+    if (one_sweep) {
+        s = CLPRIM_ENQUEUE(ctx, &passes.sweep, tiles, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
+                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(dst),
+                           CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
+                           CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+    } else {
+        if (seed_mode != SEED_NONE)
+            s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
+                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(count),
+                               CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
+        if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
+            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
+                                   scratch, counts_offset, split.groups, scratch, scan_at, NULL);
+        if (s == CLPRIM_SUCCESS)
+            s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in),
+                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value},
+                               CLPRIM_ARG(dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                               CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
+                               CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+    }
     if (s != CLPRIM_SUCCESS || !kept)
         return s;
     cl_ulong total = 0;

@@ -184,6 +184,12 @@ static void read_device_facts(clprim_context *ctx)
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     ctx->has_fp64 = fp64 != 0;
+    size_t length = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &length);
+    char *extensions = length ? calloc(length + 1, 1) : NULL;
+    if (extensions && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, length, extensions, NULL) == CL_SUCCESS)
+        ctx->has_int64_atomics = strstr(extensions, "cl_khr_int64_base_atomics") != NULL;
+    free(extensions);
     if (ctx->compute_units == 0)
         ctx->compute_units = 1;
 }
@@ -293,6 +299,8 @@ void clprim_release(clprim_context *ctx)
         clReleaseMemObject(ctx->scratch);
     if (ctx->outer_scratch)
         clReleaseMemObject(ctx->outer_scratch);
+    if (ctx->lookback)
+        clReleaseMemObject(ctx->lookback);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->context)
@@ -387,8 +395,7 @@ clprim_tuning clprim_get_tuning(const clprim_context *ctx)
 
 /* ---- Scratch ---- */
 
-/* *space, of *space_bytes, grown to at least `bytes`. */
-static clprim_status grow(clprim_context *ctx, cl_mem *space, size_t *space_bytes, size_t bytes, cl_mem *buf)
+clprim_status clprim_grow(clprim_context *ctx, cl_mem *space, size_t *space_bytes, size_t bytes, cl_mem *buf)
 {
     if (bytes == 0)
         bytes = 1;
@@ -415,10 +422,10 @@ static clprim_status grow(clprim_context *ctx, cl_mem *space, size_t *space_byte
 
 clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
 {
-    return grow(ctx, &ctx->scratch, &ctx->scratch_bytes, bytes, buf);
+    return clprim_grow(ctx, &ctx->scratch, &ctx->scratch_bytes, bytes, buf);
 }
 
 clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
 {
-    return grow(ctx, &ctx->outer_scratch, &ctx->outer_scratch_bytes, bytes, buf);
+    return clprim_grow(ctx, &ctx->outer_scratch, &ctx->outer_scratch_bytes, bytes, buf);
 }

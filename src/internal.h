@@ -56,6 +56,7 @@ struct clprim_context {
     cl_ulong local_mem_size;
     cl_ulong max_alloc_size;
     int has_fp64;
+    int has_int64_atomics; /* cl_khr_int64_base_atomics */
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */
@@ -69,6 +70,9 @@ struct clprim_context {
     size_t scratch_bytes;
     cl_mem outer_scratch; /* the same for calls made of other calls: their own data, while those use scratch */
     size_t outer_scratch_bytes;
+    cl_mem lookback; /* the one-sweep form's tile records (lookback.c); only its kernels write there */
+    size_t lookback_bytes;
+    cl_uint lookback_stamp; /* of the last launch that used them */
 
     char *error; /* last failure's message, "" after success */
     cl_int cl_error;
@@ -393,6 +397,9 @@ clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, co
 /* Scratch space of at least `bytes`, kept by the context. Growing it replaces the
  * buffer, so a driver asks once for all it needs before enqueueing. */
 clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
+/* *space, of *space_bytes, grown to at least `bytes` (by half again): what
+ * scratch and the look-back records use. */
+clprim_status clprim_grow(clprim_context *ctx, cl_mem *space, size_t *space_bytes, size_t bytes, cl_mem *buf);
 /* The same for calls made of other calls (reduce by key): what they keep
  * across the inner calls, which use clprim_scratch. */
 clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
@@ -466,6 +473,23 @@ clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *
 /* dst[dst_offset .. + n) = 1 in the value type (key: which program holds the kernel). */
 clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                cl_mem dst, size_t dst_offset, size_t n);
+
+/* ---- The one-sweep form of scan and compaction (lookback.c) ---- */
+
+/* The tuning asks for the one-sweep form and the device can publish its
+ * 64-bit status words. */
+int clprim_one_sweep_available(const clprim_context *ctx);
+/* The operator gives the same bits in any order of combination, so the
+ * timing of a look-back cannot change the result. */
+int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c);
+/* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
+ * are more than 32-bit tile numbers count. */
+size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
+/* The context's records for `tiles` tiles of values of value_bytes, and the
+ * stamp this launch writes them with. clear: the lookback_clear kernel of the
+ * caller's program, enqueued when the records are new or out of stamps. */
+clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
+                                      size_t value_bytes, cl_mem *records, cl_uint *stamp);
 
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);

@@ -64,6 +64,8 @@ void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const ch
     clprim_options_add(&p->options, "-DWG=%zu -DITEMS=%zu", shape->work_group_size, shape->items_per_thread);
     if (ctx->device_type & CL_DEVICE_TYPE_CPU)
         clprim_options_add(&p->options, "-DDEVICE_CPU");
+    if (clprim_plain_status_words(ctx))
+        clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS"); /* cl/lookback.cl */
 }
 
 void clprim_program_end(clprim_program *p)

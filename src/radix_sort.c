@@ -135,8 +135,6 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
     clprim_options_add(&p->options, "-D%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu", key_define(spec->key_type),
                        spec->value_bytes, stage_keys(ctx, spec, shape));
-    if (clprim_plain_status_words(ctx))
-        clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS");
 }
 
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)

@@ -1,4 +1,8 @@
-/* Scan: the multi-work-group algorithm (README, "How it works").
+/* Scan, in the tuning's form.
+ * One-sweep (exact operators, devices that run every started work-group to
+ * completion): one launch of scan_tiles, each tile looking back at earlier
+ * ones (cl/lookback.cl).
+ * Multi-pass, the multi-work-group algorithm (README, "How it works"):
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
  *   2. when G partials do not fit one tile, they are scanned (exclusive) by this
  *      same driver, recursively;
@@ -51,10 +55,41 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
     }
 }
 
+static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
+                                    int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
+                                    size_t tiles, size_t n, cl_event *event)
+{
+    /* Plan: a tile a work-group, and the records they exchange. */
+    clprim_program scan_cl;
+    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", &ctx->tuning, type, c);
+    clprim_pass sweep, clear;
+    clprim_status s = clprim_pass_of(ctx, &scan_cl, "scan_tiles", &sweep);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_pass_of(ctx, &scan_cl, "lookback_clear", &clear);
+    clprim_program_end(&scan_cl);
+    cl_mem records;
+    cl_uint stamp;
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_lookback_records(ctx, &clear, tiles, type->size, &records, &stamp);
+
+    /* Enqueue: the one launch. */
+    const cl_ulong count = n;
+    const cl_int excl = exclusive != 0;
+    if (s == CLPRIM_SUCCESS)
+        s = CLPRIM_ENQUEUE(ctx, &sweep, tiles, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
+                           CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
+                           CLPRIM_ARG(excl));
+    return s;
+}
+
 clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
                                   int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
                                   size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event)
 {
+    const size_t tiles = clprim_one_sweep_tiles(&ctx->tuning, n);
+    if (tiles && clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c))
+        return scan_one_sweep(ctx, type, c, exclusive, src, src_offset, dst, dst_offset, tiles, n, event);
+
     /* Plan: the split of n under the context's tuning, and where this level's
      * partials go. */
     const clprim_tuning *shape = &ctx->tuning;

@@ -16,7 +16,7 @@ typedef struct {
     size_t items_per_thread;
     size_t groups_per_cu;
     clprim_form form;         /* the radix sort's form */
-    int plain_status_words;   /* one-sweep status words by volatile loads and stores (cl/radix_sort.cl) */
+    int plain_status_words;   /* one-sweep status words by volatile loads and stores (cl/lookback.cl) */
 } tuning_entry;
 
 static const tuning_entry table[] = {

@@ -54,6 +54,19 @@ const char *harness_device_spec(size_t i)
     return device_specs[i];
 }
 
+/* $CLPRIM_TEST_FORM: "one-sweep" or "multi-pass" runs a suite in that form
+ * whatever the device's table says; unset, the table's. */
+static clprim_form test_form(void)
+{
+    const char *env = getenv("CLPRIM_TEST_FORM");
+    if (!env || !*env)
+        return CLPRIM_FORM_DEFAULT;
+    if (!strcmp(env, "one-sweep"))
+        return CLPRIM_FORM_ONE_SWEEP;
+    ck_assert_msg(!strcmp(env, "multi-pass"), "$CLPRIM_TEST_FORM is \"%s\": one-sweep or multi-pass", env);
+    return CLPRIM_FORM_MULTI_PASS;
+}
+
 clprim_context *harness_context(size_t i)
 {
     const char *spec = harness_device_spec(i);
@@ -61,7 +74,17 @@ clprim_context *harness_context(size_t i)
     clprim_status s = clprim_create(&ctx, spec);
     ck_assert_msg(s == CLPRIM_SUCCESS && ctx != NULL, "clprim_create(\"%s\"): %s: %s", spec,
                   clprim_status_name(s), clprim_last_error(NULL));
+    if (test_form() != CLPRIM_FORM_DEFAULT)
+        harness_default_tuning(ctx);
     return ctx;
+}
+
+void harness_default_tuning(clprim_context *ctx)
+{
+    const clprim_tuning t = {0, 0, 0, test_form()};
+    clprim_status s = clprim_set_tuning(ctx, &t);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "clprim_set_tuning (the defaults): %s: %s", clprim_status_name(s),
+                  clprim_last_error(ctx));
 }
 
 cl_context harness_cl_context(clprim_context *ctx)
@@ -591,7 +614,7 @@ const char *harness_tuning_text(const clprim_context *ctx)
 
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups)
 {
-    clprim_tuning t = {wg, items, groups, CLPRIM_FORM_DEFAULT};
+    clprim_tuning t = {wg, items, groups, test_form()};
     clprim_status s = clprim_set_tuning(ctx, &t);
     ck_assert_msg(s == CLPRIM_SUCCESS, "clprim_set_tuning(wg=%zu, items=%zu, groups=%zu): %s: %s", wg, items,
                   groups, clprim_status_name(s), clprim_last_error(ctx));
@@ -615,7 +638,7 @@ int harness_run(Suite *s)
 
 void harness_copy_common_kernels(const char *dir)
 {
-    const char *files[] = {"common.cl", "constants.h", "expression.cl"};
+    const char *files[] = {"common.cl", "constants.h", "expression.cl", "lookback.cl"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[i]);

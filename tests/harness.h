@@ -88,6 +88,9 @@ size_t harness_first_size_with_levels(const clprim_tuning *t, int levels, size_t
 const char *harness_tuning_text(const clprim_context *ctx);
 /* clprim_set_tuning that must succeed. */
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups);
+/* The device's default tuning, in the form $CLPRIM_TEST_FORM names, if any
+ * (harness_context and harness_set_tuning apply it too). */
+void harness_default_tuning(clprim_context *ctx);
 
 
 /* ---- Bad calls as rows of a table ----

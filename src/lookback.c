@@ -1,0 +1,50 @@
+/* The one-sweep form of scan and compaction (cl/lookback.cl): where it serves
+ * a call, and the context's records of the tiles of one launch. */
+#include "internal.h"
+
+int clprim_one_sweep_available(const clprim_context *ctx)
+{
+    return ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP && (clprim_plain_status_words(ctx) || ctx->has_int64_atomics);
+}
+
+int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c)
+{
+    /* Where a look-back stops depends on timing, and so would the order of a
+     * float sum; integers combine exactly in any order, fmin and fmax pick
+     * one of their operands. */
+    return !type->is_float || c->builtin == CLPRIM_MIN || c->builtin == CLPRIM_MAX;
+}
+
+size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
+{
+    const size_t tile = shape->work_group_size * shape->items_per_thread;
+    const size_t tiles = n / tile + (n % tile != 0);
+    return tiles <= UINT32_MAX ? tiles : 0; /* tile numbers are 32 bits */
+}
+
+clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
+                                      size_t value_bytes, cl_mem *records, cl_uint *stamp)
+{
+    const size_t words = 1 + tiles * (value_bytes > 4 ? 2 : 1); /* the tile counter, then the records */
+    const cl_mem before = ctx->lookback;
+    clprim_status s = clprim_grow(ctx, &ctx->lookback, &ctx->lookback_bytes, words * sizeof(cl_ulong), records);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    /* A stamp is 30 bits and 0 is what a cleared word holds: a new buffer, and
+     * one whose stamps ran out, are cleared and start again at 1. */
+    if (*records != before || ctx->lookback_stamp + 1 >= (1u << 30)) {
+        const cl_ulong all = ctx->lookback_bytes / sizeof(cl_ulong);
+        s = CLPRIM_ENQUEUE(ctx, clear, clprim_fill_groups(&ctx->tuning, all), NULL, CLPRIM_ARG(*records),
+                           CLPRIM_ARG(all));
+        if (s != CLPRIM_SUCCESS) {
+            /* Its words are unknown now: the next call starts from a new one. */
+            clReleaseMemObject(ctx->lookback);
+            ctx->lookback = NULL;
+            ctx->lookback_bytes = 0;
+            return s;
+        }
+        ctx->lookback_stamp = 0;
+    }
+    *stamp = ++ctx->lookback_stamp;
+    return CLPRIM_SUCCESS;
+}
