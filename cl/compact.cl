@@ -244,6 +244,7 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
                    __global ulong *count_out, ulong count_offset, int write_count)
 {
     __local uint ticket;
+    __local kept_lookback_scratch walk;
     __local T tile[PADDED_TILE];
     const uint lid = get_local_id(0);
     const uint t = lookback_ticket(lookback, &ticket);
@@ -255,19 +256,16 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
 
 #if WG == 1
     const ulong total = count_run(src, flags, value, base, end);
-    const ulong out = kept_lookback_prefix(lookback, t, total, stamp);
+    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
     compact_run(src, flags, value, dst, base, end, out, tile);
 #else
     __local uint sums[WG];
-    __local ulong prefix;
     T x[ITEMS];
     uchar keep[ITEMS];
     uint total;
     const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
-    if (lid == 0)
-        prefix = kept_lookback_prefix(lookback, t, total, stamp);
-    write_kept(tile, x, keep, at, dst, prefix, total); /* its barrier publishes prefix */
-    const ulong out = prefix;
+    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
+    write_kept(tile, x, keep, at, dst, out, total);
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;

@@ -33,8 +33,12 @@
 #endif
 
 /* Earlier tiles a look-back step reads at once, so that their loads are in
- * flight together. */
+ * flight together: per digit in the radix sort, whose work-items each walk
+ * one digit; for records, one a work-item. */
 #define LOOKBACK 8
+#ifndef RECORD_LOOKBACK
+#define RECORD_LOOKBACK 32
+#endif
 
 /* ---- Records of one value per tile (scan and compaction) ----
  * The host keeps one buffer per context: word 0 holds the tile counter (its
@@ -70,74 +74,86 @@ __kernel void lookback_clear(__global ulong *lookback, ulong words)
 }
 
 #ifdef STATUS_STORE64
-/* NAME_prefix(lookback, t, total, stamp) for a value type V (4 or 8 bytes)
- * combined by COMB with identity ID (left operand first: the walk keeps the
- * tiles' order), for one work-item of tile t. */
+/* NAME_prefix(lookback, t, total, stamp, scratch) for a value type V (4 or 8
+ * bytes) combined by COMB with identity ID (left operand first: the walk
+ * keeps the tiles' order). Called by every work-item of tile t; scratch is a
+ * __local NAME_scratch of the kernel's. */
 #define DEFINE_LOOKBACK(NAME, V, COMB, ID)                                                         \
-    typedef union {                                                                              \
-        V value;                                                                                 \
-        uint word[2];                                                                            \
-    } NAME##_bits;                                                                               \
-                                                                                                 \
-    void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,  \
-                        const uint stamp)                                                        \
-    {                                                                                            \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                \
-        __global ulong *record = lookback + 1 + (ulong)t * words;                                 \
-        NAME##_bits bits;                                                                        \
-        bits.word[0] = bits.word[1] = 0;                                                         \
-        bits.value = value;                                                                      \
-        const ulong header = (ulong)(stamp << 2 | flag) << 32;                                   \
-        for (uint i = 0; i < words; i++)                                                         \
-            STATUS_STORE64(record + i, header | bits.word[i]);                                   \
-    }                                                                                            \
-                                                                                                 \
-    /* The combination of tiles [0, t), for t > 0. */                                            \
-    V NAME##_walk(__global ulong *lookback, const uint t, const uint stamp)          \
-    {                                                                                            \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                \
-        __global ulong *records = lookback + 1;                                                  \
-        uint u = t; /* tiles u - 1, u - 2, ... are still to combine */                           \
-        V before = (ID);                                                                         \
-        for (;;) {                                                                               \
-            ulong seen[LOOKBACK][2];                                                             \
-            for (uint w = 0; w < LOOKBACK; w++)                                                  \
-                for (uint i = 0; i < 2; i++)                                                     \
-                    seen[w][i] = w < u && i < words                                              \
-                                     ? STATUS_LOAD64(records + (ulong)(u - 1 - w) * words + i)   \
-                                     : 0;                                                        \
-            uint w = 0, found = 0;                                                               \
-            for (; w < LOOKBACK && w < u && !found; w++) {                                       \
-                const uint header = (uint)(seen[w][0] >> 32);                                    \
-                if (header >> 2 != stamp || (words == 2 && (uint)(seen[w][1] >> 32) != header))  \
-                    break; /* not published in this launch yet: read it again */                 \
-                NAME##_bits bits;                                                                \
-                bits.word[0] = (uint)seen[w][0];                                                 \
-                bits.word[1] = (uint)seen[w][1];                                                 \
-                before = COMB(bits.value, before);                                               \
-                found = (header & 3u) == FLAG_INCLUSIVE;                                         \
-            }                                                                                    \
-            if (found)                                                                           \
-                break;                                                                           \
-            u -= w;                                                                              \
-        }                                                                                        \
-        return before;                                                                           \
-    }                                                                                            \
-                                                                                                 \
-    /* Publishes tile t's total, finds the combination of the tiles before it     \
-     * (ID for tile 0), publishes the combination through t, and returns the      \
-     * one before. */                                                                            \
-    V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp)     \
-    {                                                                                            \
-        V before = (ID);                                                                         \
-        if (t == 0) {                                                                            \
-            NAME##_publish(lookback, t, FLAG_INCLUSIVE, total, stamp);                           \
-        } else {                                                                                 \
-            NAME##_publish(lookback, t, FLAG_AGGREGATE, total, stamp);                           \
-            before = NAME##_walk(lookback, t, stamp);                                            \
-            NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);             \
-        }                                                                                        \
-        return before;                                                                           \
+    typedef union {                                                                                \
+        V value;                                                                                   \
+        uint word[2];                                                                              \
+    } NAME##_bits;                                                                                 \
+                                                                                                   \
+    typedef struct {                                                                               \
+        ulong seen[RECORD_LOOKBACK][2];                                                            \
+        V before;                                                                                  \
+        uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                \
+    } NAME##_scratch;                                                                              \
+                                                                                                   \
+    void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,    \
+                        const uint stamp)                                                          \
+    {                                                                                              \
+        const uint words = sizeof(V) > 4 ? 2 : 1;                                                  \
+        __global ulong *record = lookback + 1 + (ulong)t * words;                                   \
+        NAME##_bits bits;                                                                          \
+        bits.word[0] = bits.word[1] = 0;                                                           \
+        bits.value = value;                                                                        \
+        const ulong header = (ulong)(stamp << 2 | flag) << 32;                                     \
+        for (uint i = 0; i < words; i++)                                                           \
+            STATUS_STORE64(record + i, header | bits.word[i]);                                     \
+    }                                                                                              \
+                                                                                                   \
+    /* Publishes tile t's total, finds the combination of the tiles before it                     \
+     * (ID for tile 0), publishes the combination through t, and returns the                      \
+     * one before to every work-item. Each step, RECORD_LOOKBACK work-items                       \
+     * read one earlier record each (their loads in flight together); one                         \
+     * work-item combines them from the nearest back, stopping at the first                       \
+     * inclusive record, or at one not yet published, which the next step                         \
+     * reads again. */                                                                             \
+    V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,       \
+                    __local NAME##_scratch *s)                                                     \
+    {                                                                                              \
+        const uint lid = get_local_id(0);                                                          \
+        const uint words = sizeof(V) > 4 ? 2 : 1;                                                  \
+        __global ulong *records = lookback + 1;                                                    \
+        if (lid == 0) {                                                                            \
+            NAME##_publish(lookback, t, t == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, total, stamp);   \
+            s->before = (ID);                                                                      \
+            s->next = t;                                                                           \
+            s->found = t == 0;                                                                     \
+        }                                                                                          \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        while (!s->found) {                                                                        \
+            const uint next = s->next;                                                             \
+            for (uint w = lid; w < RECORD_LOOKBACK; w += WG)                                       \
+                for (uint i = 0; i < 2; i++)                                                       \
+                    s->seen[w][i] = w < next && i < words                                          \
+                                        ? STATUS_LOAD64(records + (ulong)(next - 1 - w) * words + i) \
+                                        : 0;                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+            if (lid == 0) {                                                                        \
+                V before = s->before;                                                              \
+                uint w = 0, found = 0;                                                             \
+                for (; w < RECORD_LOOKBACK && w < next && !found; w++) {                           \
+                    const uint header = (uint)(s->seen[w][0] >> 32);                               \
+                    if (header >> 2 != stamp || (words == 2 && (uint)(s->seen[w][1] >> 32) != header)) \
+                        break; /* not published in this launch yet */                              \
+                    NAME##_bits bits;                                                              \
+                    bits.word[0] = (uint)s->seen[w][0];                                            \
+                    bits.word[1] = (uint)s->seen[w][1];                                            \
+                    before = COMB(bits.value, before);                                             \
+                    found = (header & 3u) == FLAG_INCLUSIVE;                                       \
+                }                                                                                  \
+                s->before = before;                                                                \
+                s->next = next - w;                                                                \
+                s->found = found;                                                                  \
+            }                                                                                      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+        }                                                                                          \
+        const V before = s->before;                                                                \
+        if (lid == 0 && t > 0)                                                                     \
+            NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);               \
+        return before;                                                                             \
     }
 #endif
 

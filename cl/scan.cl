@@ -123,6 +123,7 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
                 __global ulong *lookback, uint stamp, int exclusive)
 {
     __local uint ticket;
+    __local scan_lookback_scratch walk;
     const uint lid = get_local_id(0);
     const uint t = lookback_ticket(lookback, &ticket);
     const ulong base = (ulong)t * TILE;
@@ -136,19 +137,16 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     T total = IDENTITY;
     for (ulong i = base; i < end; i++)
         total = COMBINE(total, src[i]);
-    scan_run(src, dst, base, end, scan_lookback_prefix(lookback, t, total, stamp), exclusive);
+    scan_run(src, dst, base, end, scan_lookback_prefix(lookback, t, total, stamp, &walk), exclusive);
 #else
     __local T tile[PADDED_TILE];
     __local T sums[WG];
-    __local T prefix;
     load_tile(src, base, end, tile, IDENTITY);
     barrier(CLK_LOCAL_MEM_FENCE);
     T total;
     const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
-    if (lid == 0)
-        prefix = scan_lookback_prefix(lookback, t, total, stamp);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    rescan_items(tile, COMBINE(prefix, before), exclusive);
+    const T carry = scan_lookback_prefix(lookback, t, total, stamp, &walk);
+    rescan_items(tile, COMBINE(carry, before), exclusive);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);
 #endif

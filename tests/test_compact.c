@@ -566,6 +566,33 @@ START_TEST(compact_large_odd)
 }
 END_TEST
 
+/* Both forms on the same data at the device's tiles and at small ones: each
+ * must give the reference's elements and count, so they give the same bits. */
+START_TEST(compact_forms_same_bits)
+{
+    const size_t n = 30011;
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int small = 0; small <= 1; small++)
+            for (int f = 0; f < 2; f++) {
+                uint64_t rng = harness_rng(510); /* the same data in both forms */
+                clprim_tuning tuning = {small ? 4 : 0, small ? 2 : 0, small ? 64 : 0,
+                                        f ? CLPRIM_FORM_ONE_SWEEP : CLPRIM_FORM_MULTI_PASS};
+                ck_assert_int_eq(clprim_set_tuning(ctx, &tuning), CLPRIM_SUCCESS);
+                compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_GT, 0, NULL}, n,
+                             (layout){1, 3, 2, 0, 0, COUNT_BOTH}, NULL, NULL, 0, &rng);
+                compact_case(ctx, CLPRIM_UINT64, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[3]}, n,
+                             (layout){0, 0, 0, 1, 0, COUNT_HOST}, NULL, NULL, 0, &rng);
+                compact_case(ctx, CLPRIM_FLOAT, (pred){CLPRIM_KEEP_FLAGGED, 0, NULL}, n,
+                             (layout){0, 1, 1, 0, 5, COUNT_DEVICE}, NULL, NULL, 0, &rng);
+                compact_case(ctx, CLPRIM_UINT8, (pred){CLPRIM_KEEP_LT, 3, NULL}, n,
+                             (layout){2, 0, 1, 1, 0, COUNT_HOST}, NULL, NULL, 1, &rng);
+            }
+        harness_default_tuning(ctx);
+    }
+}
+END_TEST
+
 /* NaN as the value: EQ keeps nothing, NE keeps everything; NaN elements fail
  * every comparison but NE; NONZERO keeps NaN and drops -0.0. */
 START_TEST(compact_float_specials)
@@ -1062,6 +1089,7 @@ static Suite *compact_suite(void)
     tcase_add_loop_test(tc, compact_patterns, 0, 4);
     tcase_add_loop_test(tc, compact_in_place, CLPRIM_INT32, CLPRIM_UINT8 + 1);
     tcase_add_test(tc, compact_large_odd);
+    tcase_add_test(tc, compact_forms_same_bits);
     tcase_add_test(tc, compact_float_specials);
     tcase_add_test(tc, compact_count_modes);
     tcase_add_test(tc, compact_shared_buffers);
