@@ -85,7 +85,8 @@ __kernel void lookback_clear(__global ulong *lookback, ulong words)
     } NAME##_bits;                                                                                 \
                                                                                                    \
     typedef struct {                                                                               \
-        ulong seen[RECORD_LOOKBACK][2];                                                            \
+        V value[RECORD_LOOKBACK];                                                                  \
+        uchar flag[RECORD_LOOKBACK]; /* 0: not published in this launch yet */                     \
         V before;                                                                                  \
         uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                \
     } NAME##_scratch;                                                                              \
@@ -125,27 +126,35 @@ __kernel void lookback_clear(__global ulong *lookback, ulong words)
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
         while (!s->found) {                                                                        \
             const uint next = s->next;                                                             \
-            for (uint w = lid; w < RECORD_LOOKBACK; w += WG)                                       \
-                for (uint i = 0; i < 2; i++)                                                       \
-                    s->seen[w][i] = w < next && i < words                                          \
-                                        ? STATUS_LOAD64(records + (ulong)(next - 1 - w) * words + i) \
-                                        : 0;                                                       \
+            for (uint w = lid; w < RECORD_LOOKBACK; w += WG) {                                     \
+                ulong word[2] = {0, 0};                                                            \
+                for (uint i = 0; i < words; i++)                                                   \
+                    if (w < next)                                                                  \
+                        word[i] = STATUS_LOAD64(records + (ulong)(next - 1 - w) * words + i);      \
+                const uint header = (uint)(word[0] >> 32);                                         \
+                const int ready = w < next && header >> 2 == stamp &&                              \
+                                  (words == 1 || (uint)(word[1] >> 32) == header);                 \
+                NAME##_bits bits;                                                                  \
+                bits.word[0] = (uint)word[0];                                                      \
+                bits.word[1] = (uint)word[1];                                                      \
+                s->value[w] = bits.value;                                                          \
+                s->flag[w] = ready ? header & 3u : 0;                                              \
+            }                                                                                      \
             barrier(CLK_LOCAL_MEM_FENCE);                                                          \
             if (lid == 0) {                                                                        \
+                /* Records [0, used) are combined: up to the first inclusive one, or              \
+                 * short of the first not published. No branch: the loop unrolls. */             \
+                uint used = 0, found = 0;                                                          \
                 V before = s->before;                                                              \
-                uint w = 0, found = 0;                                                             \
-                for (; w < RECORD_LOOKBACK && w < next && !found; w++) {                           \
-                    const uint header = (uint)(s->seen[w][0] >> 32);                               \
-                    if (header >> 2 != stamp || (words == 2 && (uint)(s->seen[w][1] >> 32) != header)) \
-                        break; /* not published in this launch yet */                              \
-                    NAME##_bits bits;                                                              \
-                    bits.word[0] = (uint)s->seen[w][0];                                            \
-                    bits.word[1] = (uint)s->seen[w][1];                                            \
-                    before = COMB(bits.value, before);                                             \
-                    found = (header & 3u) == FLAG_INCLUSIVE;                                       \
+                for (uint w = 0; w < RECORD_LOOKBACK; w++) {                                       \
+                    const uint flag = s->flag[w];                                                  \
+                    const int take = used == w && !found && flag != 0;                             \
+                    before = take ? COMB(s->value[w], before) : before;                            \
+                    used += take;                                                                  \
+                    found |= take && flag == FLAG_INCLUSIVE;                                       \
                 }                                                                                  \
                 s->before = before;                                                                \
-                s->next = next - w;                                                                \
+                s->next = next - used;                                                             \
                 s->found = found;                                                                  \
             }                                                                                      \
             barrier(CLK_LOCAL_MEM_FENCE);                                                          \

@@ -42,10 +42,9 @@ const char *clprim_keep_name(clprim_keep keep)
 }
 
 clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, clprim_program *p)
+                                     const clprim_predicate *keep, const clprim_tuning *shape, clprim_program *p)
 {
-    const clprim_tuning grid = clprim_compact_grid(ctx);
-    clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, &grid, type, -1);
+    clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, shape, type, -1);
     if (keep->keep != CLPRIM_KEEP_EXPRESSION) {
         clprim_options_add(&p->options, "-D%s", keep_defines[keep->keep]);
         return CLPRIM_SUCCESS;
@@ -87,11 +86,18 @@ typedef struct {
 } compact_passes;
 
 /* A build failure of an expression says which expression. */
+clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
+{
+    const clprim_tuning grid = clprim_compact_grid(ctx);
+    return one_sweep ? clprim_one_sweep_shape(ctx, &grid) : grid;
+}
+
 static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
                                 const clprim_predicate *keep, int in_place, int one_sweep, compact_passes *out)
 {
+    const clprim_tuning shape = clprim_compact_shape(ctx, one_sweep);
     clprim_program program;
-    clprim_status s = clprim_compact_program(ctx, t, type, keep, &program);
+    clprim_status s = clprim_compact_program(ctx, t, type, keep, &shape, &program);
     if (s == CLPRIM_SUCCESS)
         s = clprim_pass_of(ctx, &program, one_sweep ? "compact_tiles" : "count_chunks",
                            one_sweep ? &out->sweep : &out->count);
@@ -151,8 +157,8 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
     /* Build (or fetch) the passes before anything is enqueued: a predicate that
      * does not compile leaves every buffer untouched. */
     const int in_place = src == dst && src_offset == dst_offset && n > 0;
-    const clprim_tuning grid = clprim_compact_grid(ctx);
-    const size_t tiles = clprim_one_sweep_available(ctx) ? clprim_one_sweep_tiles(&grid, n) : 0;
+    const clprim_tuning sweep_shape = clprim_compact_shape(ctx, 1);
+    const size_t tiles = clprim_one_sweep_available(ctx) ? clprim_one_sweep_tiles(&sweep_shape, n) : 0;
     compact_passes passes;
     s = get_passes(ctx, t, type, keep, in_place, n > 0 && tiles > 0, &passes);
     if (s != CLPRIM_SUCCESS)

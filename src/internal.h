@@ -201,6 +201,9 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
 /* 1 when the table has the radix sort's one-sweep status words published by
  * volatile loads and stores instead of atomics on this device (NVIDIA GPUs). */
 int clprim_plain_status_words(const clprim_context *ctx);
+/* Local memory the scan's kernels need at a shape (a padded tile, a slot a
+ * work-item, eight bytes each). */
+cl_ulong clprim_local_bytes_needed(const clprim_tuning *t);
 /* 0 when the device's kernel compiler is known to abort on this shape (the
  * table of driver defects in tuning.c), for drivers that derive a shape of
  * their own. */
@@ -485,6 +488,9 @@ int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
+/* The shape of the one-sweep kernels: the tuning's, with twice the items on
+ * work-groups of more than one work-item where that fits local memory. */
+clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning);
 /* The context's records for `tiles` tiles of values of value_bytes, and the
  * stamp this launch writes them with. clear: the lookback_clear kernel of the
  * caller's program, enqueued when the records are new or out of stamps. */
@@ -543,11 +549,13 @@ const char *clprim_scalar_name(clprim_type t);
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
 const char *clprim_keep_name(clprim_keep keep);
-/* The program of compact.cl for a type and a (checked) predicate, at the
- * compaction grid, the expression parsed and written out for -D. Release p
- * with clprim_program_end whatever the result. */
+/* The program of compact.cl for a type and a (checked) predicate, at a shape
+ * (clprim_compact_shape), the expression parsed and written out for -D.
+ * Release p with clprim_program_end whatever the result. */
 clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, clprim_program *p);
+                                     const clprim_predicate *keep, const clprim_tuning *shape, clprim_program *p);
+/* The shape compaction's kernels run at, in one form or the other. */
+clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep);
 
 /* A histogram's bins as the kernels take them (the rule is in clprim.h). */
 typedef struct {

@@ -57,16 +57,18 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
 
 static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
                                     int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
-                                    size_t tiles, size_t n, cl_event *event)
+                                    size_t n, cl_event *event)
 {
     /* Plan: a tile a work-group, and the records they exchange. */
+    const clprim_tuning shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
     clprim_program scan_cl;
-    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", &ctx->tuning, type, c);
+    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", &shape, type, c);
     clprim_pass sweep, clear;
     clprim_status s = clprim_pass_of(ctx, &scan_cl, "scan_tiles", &sweep);
     if (s == CLPRIM_SUCCESS)
         s = clprim_pass_of(ctx, &scan_cl, "lookback_clear", &clear);
     clprim_program_end(&scan_cl);
+    const size_t tiles = clprim_one_sweep_tiles(&shape, n);
     cl_mem records;
     cl_uint stamp;
     if (s == CLPRIM_SUCCESS)
@@ -86,9 +88,9 @@ clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *t
                                   int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
                                   size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event)
 {
-    const size_t tiles = clprim_one_sweep_tiles(&ctx->tuning, n);
-    if (tiles && clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c))
-        return scan_one_sweep(ctx, type, c, exclusive, src, src_offset, dst, dst_offset, tiles, n, event);
+    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
+    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && clprim_one_sweep_tiles(&sweep_shape, n))
+        return scan_one_sweep(ctx, type, c, exclusive, src, src_offset, dst, dst_offset, n, event);
 
     /* Plan: the split of n under the context's tuning, and where this level's
      * partials go. */

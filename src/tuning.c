@@ -84,7 +84,7 @@ static int is_power_of_two(size_t x)
 
 /* Local memory the scan kernel needs: a padded tile (PADDED_TILE in cl/common.cl)
  * and one value per work-item, at the widest element size. */
-static cl_ulong local_bytes_needed(const clprim_tuning *t)
+cl_ulong clprim_local_bytes_needed(const clprim_tuning *t)
 {
     cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
     return (tile + tile / 32 + t->work_group_size) * 8u;
@@ -116,9 +116,9 @@ clprim_tuning clprim_default_tuning(const clprim_context *ctx)
     /* Shrink to what the device allows, keeping powers of two. */
     while (t.work_group_size > 1 && t.work_group_size > ctx->max_work_group_size)
         t.work_group_size /= 2;
-    while (t.items_per_thread > 1 && local_bytes_needed(&t) > ctx->local_mem_size)
+    while (t.items_per_thread > 1 && clprim_local_bytes_needed(&t) > ctx->local_mem_size)
         t.items_per_thread /= 2;
-    while (t.work_group_size > 1 && local_bytes_needed(&t) > ctx->local_mem_size)
+    while (t.work_group_size > 1 && clprim_local_bytes_needed(&t) > ctx->local_mem_size)
         t.work_group_size /= 2;
     return t;
 }
@@ -152,12 +152,12 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
                            t.items_per_thread);
     if (t.groups > 65536)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "groups %zu is above 65536", t.groups);
-    if (local_bytes_needed(&t) > ctx->local_mem_size)
+    if (clprim_local_bytes_needed(&t) > ctx->local_mem_size)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                            "work_group_size %zu x items_per_thread %zu needs %llu bytes of local memory; "
                            "%s has %llu",
                            t.work_group_size, t.items_per_thread,
-                           (unsigned long long)local_bytes_needed(&t), ctx->device_name,
+                           (unsigned long long)clprim_local_bytes_needed(&t), ctx->device_name,
                            (unsigned long long)ctx->local_mem_size);
     const shape_defect *defect = find_shape_defect(ctx, &t);
     if (defect)

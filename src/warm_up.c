@@ -22,12 +22,18 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
 {
     clprim_status s = CLPRIM_SUCCESS;
     clprim_program p;
+    const int one_sweep = clprim_one_sweep_available(ctx);
+    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
     for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
         const clprim_combine c = clprim_combine_builtin((clprim_op)op);
         clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
         s = warm(ctx, s, &p);
         clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
         s = warm(ctx, s, &p);
+        if (one_sweep && clprim_one_sweep_exact(type, &c)) {
+            clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
+            s = warm(ctx, s, &p);
+        }
         if (op != CLPRIM_SUM) {
             clprim_reduce_index_program(ctx, type, (clprim_op)op, &p);
             s = warm(ctx, s, &p);
@@ -35,7 +41,8 @@ static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_
     }
     for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION && s == CLPRIM_SUCCESS; keep++) {
         const clprim_predicate predicate = {.keep = (clprim_keep)keep};
-        const clprim_status parsed = clprim_compact_program(ctx, t, type, &predicate, &p);
+        const clprim_tuning shape = clprim_compact_shape(ctx, one_sweep);
+        const clprim_status parsed = clprim_compact_program(ctx, t, type, &predicate, &shape, &p);
         s = warm(ctx, parsed, &p);
     }
     clprim_histogram_program(ctx, type, &p);
