@@ -488,8 +488,9 @@ int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
-/* The shape of the one-sweep kernels: the tuning's, with twice the items on
- * work-groups of more than one work-item where that fits local memory. */
+/* The shape of the one-sweep kernels (tuning.c): on work-groups of more than
+ * one work-item, twice the tuning's tile, in half the work-items from 256 up,
+ * where the device runs that shape; else the tuning's. */
 clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning);
 /* The context's records for `tiles` tiles of values of value_bytes, and the
  * stamp this launch writes them with. clear: the lookback_clear kernel of the

@@ -15,20 +15,6 @@ int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c
     return !type->is_float || c->builtin == CLPRIM_MIN || c->builtin == CLPRIM_MAX;
 }
 
-clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning)
-{
-    /* A tile's look-back waits about as long whatever its size, and tiles
-     * arrive faster than look-backs end when they are small: on an H100 at
-     * 2^28 int32, tiles of 256 x 16 scanned in 1.12 ms where 256 x 8 took
-     * 1.72 (BENCHMARKS.md). */
-    clprim_tuning twice = *tuning;
-    twice.items_per_thread *= 2;
-    if (tuning->work_group_size > 1 && twice.items_per_thread <= 1024 &&
-        clprim_local_bytes_needed(&twice) <= ctx->local_mem_size)
-        return twice;
-    return *tuning;
-}
-
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
 {
     const size_t tile = shape->work_group_size * shape->items_per_thread;

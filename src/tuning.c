@@ -210,3 +210,24 @@ clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const c
     }
     return clprim_resolve_tuning(ctx, &want, base, out);
 }
+
+clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning)
+{
+    /* A tile's look-back stalls its whole work-group for about the same time
+     * whatever the tile's size. Larger tiles mean fewer look-backs, and
+     * narrower groups leave more of them running through each stall: on an
+     * H100 at 2^28 int32 the scan took 1.72 ms in tiles of 256 x 8, 1.09 in
+     * 256 x 16, 0.93 in 128 x 32 (the multi-pass form 1.15; BENCHMARKS.md).
+     * So: twice the tuning's tile, in half the work-items from 256 up. */
+    clprim_tuning sweep = *tuning;
+    if (tuning->work_group_size >= 256) {
+        sweep.work_group_size /= 2;
+        sweep.items_per_thread *= 4;
+    } else if (tuning->work_group_size > 1) {
+        sweep.items_per_thread *= 2;
+    }
+    if (sweep.items_per_thread > 1024 || clprim_local_bytes_needed(&sweep) > ctx->local_mem_size ||
+        find_shape_defect(ctx, &sweep))
+        return *tuning;
+    return sweep;
+}
