@@ -186,12 +186,22 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  *                     (the radix sort ranks twice as many, as far as its
  *                     tile fits in local memory)
  *   groups            work-groups in the first pass (partials per level)
- *   form              how the radix sort runs a pass ("form=multi-pass" or
- *                     "form=one-sweep"). The one-sweep form reads the keys once
- *                     a pass, but a tile waits for the tiles started before it,
- *                     so it needs a device that runs every started work-group
- *                     to completion: the table names it for NVIDIA GPUs only.
- *                     Both give the same bits. */
+ *   form              how the radix sort, the scan and compaction run
+ *                     ("form=multi-pass" or "form=one-sweep"). One-sweep reads
+ *                     the data once (a sort pass, a scan, a compaction) in one
+ *                     launch: each tile, numbered in the order work-groups
+ *                     start, waits for the results of the tiles started before
+ *                     it, so it needs a device that runs every started
+ *                     work-group to completion: the table names it for NVIDIA
+ *                     GPUs only. Elsewhere it also needs 64-bit atomics
+ *                     (cl_khr_int64_base_atomics), without which scan and
+ *                     compaction run multi-pass. The scan takes one-sweep only
+ *                     for built-in operators that give the same bits in any
+ *                     grouping (integer SUM, MIN and MAX; float MIN and MAX);
+ *                     float sums and callers' operators keep the multi-pass
+ *                     grouping, which the tuning alone fixes. So both forms
+ *                     give the same bits, and every result stays the same on
+ *                     every run. */
 typedef enum {
     CLPRIM_FORM_DEFAULT = 0,    /* the device's table entry */
     CLPRIM_FORM_MULTI_PASS = 1, /* count, scan the counts, scatter: separate kernels */

@@ -482,7 +482,7 @@ clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key,
 /* The tuning asks for the one-sweep form and the device can publish its
  * 64-bit status words. */
 int clprim_one_sweep_available(const clprim_context *ctx);
-/* The operator gives the same bits in any order of combination, so the
+/* A built-in operator that gives the same bits in any grouping, so the
  * timing of a look-back cannot change the result. */
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c);
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there

@@ -9,10 +9,11 @@ int clprim_one_sweep_available(const clprim_context *ctx)
 
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c)
 {
-    /* Where a look-back stops depends on timing, and so would the order of a
-     * float sum; integers combine exactly in any order, fmin and fmax pick
-     * one of their operands. */
-    return !type->is_float || c->builtin == CLPRIM_MIN || c->builtin == CLPRIM_MAX;
+    /* Where a look-back stops depends on timing, and so would the grouping of
+     * a float sum, or of a caller's operator that is not quite associative;
+     * integer sums, min and max are exact in any grouping, and fmin and fmax
+     * pick one of their operands. */
+    return c->builtin >= 0 && (!type->is_float || c->builtin == CLPRIM_MIN || c->builtin == CLPRIM_MAX);
 }
 
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
