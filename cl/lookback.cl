@@ -34,19 +34,38 @@
 
 /* Earlier tiles a look-back step reads at once, so that their loads are in
  * flight together: per digit in the radix sort, whose work-items each walk
- * one digit; for records, one a work-item. */
+ * one digit. Records take a width of their own (DEFINE_LOOKBACK). */
 #define LOOKBACK 8
-#ifndef RECORD_LOOKBACK
-#define RECORD_LOOKBACK 32
-#endif
 
 /* ---- Records of one value per tile (scan and compaction) ----
  * The host keeps one buffer per context: word 0 holds the tile counter (its
- * low 32 bits), then each tile's record of one 64-bit word per 32 bits of the
- * value. Each word carries a header in its high half, the launch's stamp (30
- * bits) and a flag, so that records of earlier launches read as "nothing
- * yet" and the buffer is never cleared between launches; a value of 64 bits
- * spans two words, read as one value only when both headers agree. */
+ * low 32 bits), word 1 is unused, then from word 2 (16-byte aligned) each
+ * tile's record of one 64-bit word per 32 bits of the value. Each word
+ * carries a header in its high half, the launch's stamp (30 bits) and a
+ * flag, so that records of earlier launches read as "nothing yet" and the
+ * buffer is never cleared between launches; a value of 64 bits spans two
+ * words, read as one value only when both headers agree. */
+
+/* A record of `words` (1 or 2) words at p into word[]: with plain words, a
+ * two-word record in one 16-byte load (one round trip, not two). */
+#ifdef STATUS_PLAIN_WORDS
+#define STATUS_LOAD_RECORD(p, words, word)                                                          \
+    do {                                                                                            \
+        if ((words) == 2) {                                                                         \
+            const ulong2 both = *(volatile __global ulong2 *)(p);                                   \
+            (word)[0] = both.s0;                                                                    \
+            (word)[1] = both.s1;                                                                    \
+        } else {                                                                                    \
+            (word)[0] = STATUS_LOAD64(p);                                                           \
+        }                                                                                           \
+    } while (0)
+#else
+#define STATUS_LOAD_RECORD(p, words, word)                                                          \
+    do {                                                                                            \
+        for (uint i_ = 0; i_ < (words); i_++)                                                       \
+            (word)[i_] = STATUS_LOAD64((p) + i_);                                                   \
+    } while (0)
+#endif
 #define FLAG_AGGREGATE 1u /* the tile's own value */
 #define FLAG_INCLUSIVE 2u /* the combination of this and every earlier tile */
 
@@ -76,93 +95,93 @@ __kernel void lookback_clear(__global ulong *lookback, ulong words)
 #ifdef STATUS_STORE64
 /* NAME_prefix(lookback, t, total, stamp, scratch) for a value type V (4 or 8
  * bytes) combined by COMB with identity ID (left operand first: the walk
- * keeps the tiles' order). Called by every work-item of tile t; scratch is a
- * __local NAME_scratch of the kernel's. */
-#define DEFINE_LOOKBACK(NAME, V, COMB, ID)                                                         \
-    typedef union {                                                                                \
-        V value;                                                                                   \
-        uint word[2];                                                                              \
-    } NAME##_bits;                                                                                 \
-                                                                                                   \
-    typedef struct {                                                                               \
-        V value[RECORD_LOOKBACK];                                                                  \
-        uchar flag[RECORD_LOOKBACK]; /* 0: not published in this launch yet */                     \
-        V before;                                                                                  \
-        uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                \
-    } NAME##_scratch;                                                                              \
-                                                                                                   \
-    void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,    \
-                        const uint stamp)                                                          \
-    {                                                                                              \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                  \
-        __global ulong *record = lookback + 1 + (ulong)t * words;                                   \
-        NAME##_bits bits;                                                                          \
-        bits.word[0] = bits.word[1] = 0;                                                           \
-        bits.value = value;                                                                        \
-        const ulong header = (ulong)(stamp << 2 | flag) << 32;                                     \
-        for (uint i = 0; i < words; i++)                                                           \
-            STATUS_STORE64(record + i, header | bits.word[i]);                                     \
-    }                                                                                              \
-                                                                                                   \
-    /* Publishes tile t's total, finds the combination of the tiles before it                     \
-     * (ID for tile 0), publishes the combination through t, and returns the                      \
-     * one before to every work-item. Each step, RECORD_LOOKBACK work-items                       \
-     * read one earlier record each (their loads in flight together); one                         \
-     * work-item combines them from the nearest back, stopping at the first                       \
-     * inclusive record, or at one not yet published, which the next step                         \
-     * reads again. */                                                                             \
-    V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,       \
-                    __local NAME##_scratch *s)                                                     \
-    {                                                                                              \
-        const uint lid = get_local_id(0);                                                          \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                  \
-        __global ulong *records = lookback + 1;                                                    \
-        if (lid == 0) {                                                                            \
-            NAME##_publish(lookback, t, t == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, total, stamp);   \
-            s->before = (ID);                                                                      \
-            s->next = t;                                                                           \
-            s->found = t == 0;                                                                     \
-        }                                                                                          \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-        while (!s->found) {                                                                        \
-            const uint next = s->next;                                                             \
-            for (uint w = lid; w < RECORD_LOOKBACK; w += WG) {                                     \
-                ulong word[2] = {0, 0};                                                            \
-                for (uint i = 0; i < words; i++)                                                   \
-                    if (w < next)                                                                  \
-                        word[i] = STATUS_LOAD64(records + (ulong)(next - 1 - w) * words + i);      \
-                const uint header = (uint)(word[0] >> 32);                                         \
-                const int ready = w < next && header >> 2 == stamp &&                              \
-                                  (words == 1 || (uint)(word[1] >> 32) == header);                 \
-                NAME##_bits bits;                                                                  \
-                bits.word[0] = (uint)word[0];                                                      \
-                bits.word[1] = (uint)word[1];                                                      \
-                s->value[w] = bits.value;                                                          \
-                s->flag[w] = ready ? header & 3u : 0;                                              \
-            }                                                                                      \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-            if (lid == 0) {                                                                        \
-                /* Records [0, used) are combined: up to the first inclusive one, or              \
-                 * short of the first not published. No branch: the loop unrolls. */             \
-                uint used = 0, found = 0;                                                          \
-                V before = s->before;                                                              \
-                for (uint w = 0; w < RECORD_LOOKBACK; w++) {                                       \
-                    const uint flag = s->flag[w];                                                  \
-                    const int take = used == w && !found && flag != 0;                             \
-                    before = take ? COMB(s->value[w], before) : before;                            \
-                    used += take;                                                                  \
-                    found |= take && flag == FLAG_INCLUSIVE;                                       \
-                }                                                                                  \
-                s->before = before;                                                                \
-                s->next = next - used;                                                             \
-                s->found = found;                                                                  \
-            }                                                                                      \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-        }                                                                                          \
-        const V before = s->before;                                                                \
-        if (lid == 0 && t > 0)                                                                     \
-            NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);               \
-        return before;                                                                             \
+ * keeps the tiles' order), reading WIDTH earlier records a step. Called by
+ * every work-item of tile t; scratch is a __local NAME_scratch of the
+ * kernel's. */
+#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH)                                                   \
+    typedef union {                                                                                 \
+        V value;                                                                                    \
+        uint word[2];                                                                               \
+    } NAME##_bits;                                                                                  \
+                                                                                                    \
+    typedef struct {                                                                                \
+        V value[WIDTH];                                                                             \
+        uchar flag[WIDTH]; /* 0: not published in this launch yet */                                \
+        V before;                                                                                   \
+        uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                  \
+    } NAME##_scratch;                                                                               \
+                                                                                                    \
+    void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,     \
+                        const uint stamp)                                                           \
+    {                                                                                               \
+        const uint words = sizeof(V) > 4 ? 2 : 1;                                                   \
+        __global ulong *record = lookback + 2 + (ulong)t * words;                                   \
+        NAME##_bits bits;                                                                           \
+        bits.word[0] = bits.word[1] = 0;                                                            \
+        bits.value = value;                                                                         \
+        const ulong header = (ulong)(stamp << 2 | flag) << 32;                                      \
+        for (uint i = 0; i < words; i++)                                                            \
+            STATUS_STORE64(record + i, header | bits.word[i]);                                      \
+    }                                                                                               \
+                                                                                                    \
+    /* Publishes tile t's total, finds the combination of the tiles before it                       \
+     * (ID for tile 0), publishes the combination through t, and returns the                        \
+     * one before to every work-item. Each step, WIDTH work-items                                   \
+     * read one earlier record each (their loads in flight together); one                           \
+     * work-item combines them from the nearest back, stopping at the first                         \
+     * inclusive record, or at one not yet published, which the next step                           \
+     * reads again. */                                                                              \
+    V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,        \
+                    __local NAME##_scratch *s)                                                      \
+    {                                                                                               \
+        const uint lid = get_local_id(0);                                                           \
+        const uint words = sizeof(V) > 4 ? 2 : 1;                                                   \
+        __global ulong *records = lookback + 2;                                                     \
+        if (lid == 0) {                                                                             \
+            NAME##_publish(lookback, t, t == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, total, stamp);    \
+            s->before = (ID);                                                                       \
+            s->next = t;                                                                            \
+            s->found = t == 0;                                                                      \
+        }                                                                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+        while (!s->found) {                                                                         \
+            const uint next = s->next;                                                              \
+            for (uint w = lid; w < WIDTH; w += WG) {                                                \
+                ulong word[2] = {0, 0};                                                             \
+                if (w < next)                                                                       \
+                    STATUS_LOAD_RECORD(records + (ulong)(next - 1 - w) * words, words, word);       \
+                const uint header = (uint)(word[0] >> 32);                                          \
+                const int ready = w < next && header >> 2 == stamp &&                               \
+                                  (words == 1 || (uint)(word[1] >> 32) == header);                  \
+                NAME##_bits bits;                                                                   \
+                bits.word[0] = (uint)word[0];                                                       \
+                bits.word[1] = (uint)word[1];                                                       \
+                s->value[w] = bits.value;                                                           \
+                s->flag[w] = ready ? header & 3u : 0;                                               \
+            }                                                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+            if (lid == 0) {                                                                         \
+                /* Records [0, used) are combined: up to the first inclusive one, or                \
+                 * short of the first not published. No branch: the loop unrolls. */                \
+                uint used = 0, found = 0;                                                           \
+                V before = s->before;                                                               \
+                for (uint w = 0; w < WIDTH; w++) {                                                  \
+                    const uint flag = s->flag[w];                                                   \
+                    const int take = used == w && !found && flag != 0;                              \
+                    before = take ? COMB(s->value[w], before) : before;                             \
+                    used += take;                                                                   \
+                    found |= take && flag == FLAG_INCLUSIVE;                                        \
+                }                                                                                   \
+                s->before = before;                                                                 \
+                s->next = next - used;                                                              \
+                s->found = found;                                                                   \
+            }                                                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+        }                                                                                           \
+        const V before = s->before;                                                                 \
+        if (lid == 0 && t > 0)                                                                      \
+            NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);                \
+        return before;                                                                              \
     }
 #endif
 
