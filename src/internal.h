@@ -479,8 +479,11 @@ clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key,
 
 /* ---- The one-sweep form of scan and compaction (lookback.c) ---- */
 
-/* The tuning asks for the one-sweep form and the device can publish its
- * 64-bit status words. */
+/* Local memory a one-sweep kernel needs beyond the scan's tile: its ticket
+ * and the look-back's window (cl/lookback.cl, at most 32 records). */
+#define CLPRIM_LOOKBACK_LOCAL_BYTES 1024
+/* The tuning asks for the one-sweep form, the device can publish its 64-bit
+ * status words, and the tile leaves room for the look-back's window. */
 int clprim_one_sweep_available(const clprim_context *ctx);
 /* A built-in operator that gives the same bits in any grouping, so the
  * timing of a look-back cannot change the result. */

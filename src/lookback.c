@@ -4,7 +4,8 @@
 
 int clprim_one_sweep_available(const clprim_context *ctx)
 {
-    return ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP && (clprim_plain_status_words(ctx) || ctx->has_int64_atomics);
+    return ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP && (clprim_plain_status_words(ctx) || ctx->has_int64_atomics) &&
+           clprim_local_bytes_needed(&ctx->tuning) + CLPRIM_LOOKBACK_LOCAL_BYTES <= ctx->local_mem_size;
 }
 
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c)

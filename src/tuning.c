@@ -226,7 +226,8 @@ clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tun
     } else if (tuning->work_group_size > 1) {
         sweep.items_per_thread *= 2;
     }
-    if (sweep.items_per_thread > 1024 || clprim_local_bytes_needed(&sweep) > ctx->local_mem_size ||
+    if (sweep.items_per_thread > 1024 ||
+        clprim_local_bytes_needed(&sweep) + CLPRIM_LOOKBACK_LOCAL_BYTES > ctx->local_mem_size ||
         find_shape_defect(ctx, &sweep))
         return *tuning;
     return sweep;
