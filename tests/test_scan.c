@@ -19,6 +19,11 @@ typedef struct {
     int in_place;                  /* dst = src, dst_offset = src_offset */
 } layout;
 
+/* Where seeded_case puts the seed: in a buffer of its own; among src's
+ * elements (src and dst apart); in place, in the buffer that src and dst
+ * share, just before their range. */
+typedef enum { SEED_APART, SEED_IN_SRC, SEED_BEFORE_IN_PLACE, SEED_PLACES } seed_place;
+
 /* A seeded generator per test, so a failing test repeats with CLPRIM_TEST_SEED. */
 /* fp64: returns 1 when the context can run doubles; else checks the refusal. */
 static int type_runs(clprim_context *ctx, clprim_type t)
@@ -96,14 +101,23 @@ static void scan_case(clprim_context *ctx, clprim_type t, clprim_op op, int excl
     free(src);
 }
 
-/* Every operator and mode at each size, offsets varying with the size. */
-static void scan_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
+static void seeded_case(clprim_context *ctx, clprim_type t, clprim_op op, const clprim_operator *custom,
+                        reference_fold fold, int exclusive, size_t n, seed_place where, uint64_t *rng);
+
+/* Every operator and mode at each size, offsets varying with the size; with
+ * `seeded`, clprim_scan_seeded with the seed's place turning instead. */
+static void scan_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, int seeded,
+                       uint64_t *rng)
 {
     for (size_t k = 0; k < count; k++)
         for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
             for (int exclusive = 0; exclusive <= 1; exclusive++) {
                 layout lay = {(k + (size_t)op) % 3, (k + 1 + (size_t)exclusive) % 4, 1 + k % 3, 0};
-                scan_case(ctx, t, (clprim_op)op, exclusive, sizes[k], lay, NULL, rng);
+                if (seeded)
+                    seeded_case(ctx, t, (clprim_op)op, NULL, NULL, exclusive, sizes[k],
+                                (seed_place)((k + (size_t)op + (size_t)exclusive) % SEED_PLACES), rng);
+                else
+                    scan_case(ctx, t, (clprim_op)op, exclusive, sizes[k], lay, NULL, rng);
             }
 }
 
@@ -131,10 +145,12 @@ static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, 
 
 /* ---- Correctness ---- */
 
-/* The device's own tuning: one level up to a tile per group, then two. */
+/* The device's own tuning: one level up to a tile per group, then two. Loop
+ * index: the type, then again the type for clprim_scan_seeded. */
 START_TEST(scan_default_tuning)
 {
-    clprim_type t = (clprim_type)_i;
+    clprim_type t = (clprim_type)(_i % REFERENCE_TYPE_COUNT);
+    const int seeded = _i >= REFERENCE_TYPE_COUNT;
     uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
@@ -148,16 +164,18 @@ START_TEST(scan_default_tuning)
         const size_t more[] = {7, 8, 9, 15, 16, 17, grid - 1, grid, grid + 1, 3 * grid + 17};
         for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
             sizes[count++] = more[k];
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
     }
 }
 END_TEST
 
 /* wg=4, items=2: tiles of 8. groups=64 reaches three levels of partials at
- * small sizes; groups=8 makes each group walk several tiles with a carry. */
+ * small sizes; groups=8 makes each group walk several tiles with a carry.
+ * Loop index as scan_default_tuning's. */
 START_TEST(scan_small_tiles)
 {
-    clprim_type t = (clprim_type)_i;
+    clprim_type t = (clprim_type)(_i % REFERENCE_TYPE_COUNT);
+    const int seeded = _i >= REFERENCE_TYPE_COUNT;
     uint64_t rng = harness_rng(200 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
@@ -167,12 +185,12 @@ START_TEST(scan_small_tiles)
         harness_set_tuning(ctx, 4, 2, 64);
         size_t count = boundary_sizes(ctx, 3, 100000, sizes, 32);
         sizes[count++] = 5000;
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
 
         harness_set_tuning(ctx, 4, 2, 8);
         count = boundary_sizes(ctx, 2, 100000, sizes, 32);
         sizes[count++] = 8 * 8 * 5 + 3; /* five tiles per group */
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
     }
 }
 END_TEST
@@ -1142,11 +1160,6 @@ END_TEST
 
 /* ---- The seeded scan ---- */
 
-/* Where seeded_case puts the seed: in a buffer of its own; among src's
- * elements (src and dst apart); in place, in the buffer that src and dst
- * share, just before their range. */
-typedef enum { SEED_APART, SEED_IN_SRC, SEED_BEFORE_IN_PLACE, SEED_PLACES } seed_place;
-
 /* One clprim_scan_seeded of n random elements (from 2 elements into buffers
  * of 3 more), with the built-in op, or with *custom when not NULL (fold its C
  * twin). Checks the result against the reference, the elements around dst's
@@ -1219,45 +1232,6 @@ static void seeded_case(clprim_context *ctx, clprim_type t, clprim_op op, const 
     free(out);
     free(want);
 }
-
-/* Every built-in op and both directions at each size, the seed's place
- * turning with the size. */
-static void seeded_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
-{
-    for (size_t k = 0; k < count; k++)
-        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
-            for (int exclusive = 0; exclusive <= 1; exclusive++)
-                seeded_case(ctx, t, (clprim_op)op, NULL, NULL, exclusive, sizes[k],
-                            (seed_place)((k + (size_t)op + (size_t)exclusive) % SEED_PLACES), rng);
-}
-
-/* The seeded scan against the reference at the boundaries of the split: one
- * work-group, partials folded by each group (SEED_FOLD), partials scanned
- * (SEED_SCANNED), several tiles a group; the device's tuning and small ones. */
-START_TEST(scan_seeded_against_reference)
-{
-    const clprim_type t = (clprim_type)_i;
-    uint64_t rng = harness_rng(1000 + (unsigned)_i);
-    FOR_EACH_DEVICE(ctx)
-    {
-        if (!type_runs(ctx, t))
-            continue;
-        size_t sizes[40];
-        size_t count = boundary_sizes(ctx, 2, 1u << 22, sizes, 40);
-        seeded_sizes(ctx, t, sizes, count, &rng);
-
-        harness_set_tuning(ctx, 4, 2, 64);
-        count = boundary_sizes(ctx, 3, 100000, sizes, 40);
-        sizes[count++] = 5000;
-        seeded_sizes(ctx, t, sizes, count, &rng);
-
-        harness_set_tuning(ctx, 4, 2, 8);
-        const size_t walks[] = {8 * 8 * 5 + 3, 1000};
-        seeded_sizes(ctx, t, walks, 2, &rng);
-        harness_default_tuning(ctx);
-    }
-}
-END_TEST
 
 /* Callers' operators, one of them not commutative (affine maps: the seed must
  * come first), against their C folds; and a NULL seed gives the bits of
@@ -1380,8 +1354,8 @@ static Suite *scan_suite(void)
     Suite *s = suite_create("scan");
     TCase *tc = tcase_create("correct");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, scan_default_tuning, 0, REFERENCE_TYPE_COUNT);
-    tcase_add_loop_test(tc, scan_small_tiles, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_default_tuning, 0, 2 * REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_small_tiles, 0, 2 * REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, scan_deep_levels);
     tcase_add_loop_test(tc, scan_in_place, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, scan_large_odd);
@@ -1398,7 +1372,6 @@ static Suite *scan_suite(void)
 
     TCase *seeded = tcase_create("seeded");
     tcase_set_timeout(seeded, 600);
-    tcase_add_loop_test(seeded, scan_seeded_against_reference, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(seeded, scan_seeded_operators);
     tcase_add_loop_test(seeded, scan_seeded_pieces, 0, REFERENCE_TYPE_COUNT);
     suite_add_tcase(s, seeded);
