@@ -41,13 +41,13 @@ static int gpu_spec(int which, char *spec, size_t size)
 clprim_status clprim_mpi_create(clprim_context **ctx, MPI_Comm comm, const char *device)
 {
     mpi_call call;
+    if (ctx)
+        *ctx = NULL;
     clprim_status s = mpi_begin(&call, "clprim_mpi_create", NULL, comm);
     if (call.size == 0)
         return mpi_end(&call, s);
     if (s == CLPRIM_SUCCESS && !ctx)
         s = mpi_fail(&call, CLPRIM_INVALID_ARGUMENT, "ctx is NULL");
-    if (ctx)
-        *ctx = NULL;
 
     /* Plan: the device. The local rank comes from the ranks sharing this
      * host's memory (a collective: every rank takes part, whatever its

@@ -307,10 +307,12 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
         if (s == CLPRIM_SUCCESS && a->pairs)
             s = mpi_stage(call, received * value_size, &got_values);
     }
+    /* The outputs hold one element even when empty: OpenCL has no empty buffers. */
+    const size_t room = received ? received : 1;
     if (s == CLPRIM_SUCCESS)
-        s = mpi_buffer(call, received * key_size, &out_keys);
+        s = mpi_buffer(call, room * key_size, &out_keys);
     if (s == CLPRIM_SUCCESS && a->pairs)
-        s = mpi_buffer(call, received * value_size, &out_values);
+        s = mpi_buffer(call, room * value_size, &out_values);
     s = mpi_settle(call, s);
     if (s != CLPRIM_SUCCESS)
         goto done;
