@@ -418,8 +418,9 @@ static void bad_sort(void)
         const bad_row *row = &rows[i].row;
         if (!bad_begin(rows[i].pairs ? "sort_pairs" : "sort_keys", row))
             continue;
-        sort_args a = {run.ctx, CLPRIM_UINT32, CLPRIM_UINT32, {0, 0, 0}, bad_src(&d), bad_src(&d), d.off, d.n,
-                       rows[i].pairs};
+        /* Values with room for 8 bytes each, so that a rank's other value type is only a disagreement. */
+        sort_args a = {run.ctx, CLPRIM_UINT32, CLPRIM_UINT32, {0, 0, 0}, bad_src(&d), NULL, d.off, d.n, rows[i].pairs};
+        a.values = buffer_make(run.ctx, (d.off + d.n + 2) * 8, 0, 0, NULL, 0);
         cl_mem keys = a.keys, values = a.values;
         if (fault_here(row->at))
             rows[i].change(&a);
