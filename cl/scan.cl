@@ -4,7 +4,10 @@
  *     every element before it;
  *   one-sweep: one launch in which each work-group scans one tile and learns
  *     the combination of the tiles before it by decoupled look-back
- *     (cl/lookback.cl). */
+ *     (cl/lookback.cl).
+ * Both take the caller's seed (clprim_scan_seeded): when `seeded`, seed[0]
+ * comes before src[0], and each work-group puts it before its carry
+ * (seed_carry); the partials and the look-back's records never hold it. */
 #include "common.cl"
 #include "lookback.cl"
 
@@ -51,12 +54,23 @@ void scan_run(__global const T *src, __global T *dst, const ulong begin, const u
     }
 }
 
+/* Where a work-group's scan starts: the carry of the elements before its
+ * chunk or tile (first: it has none), put after the caller's seed when
+ * `seeded`. The first takes the seed itself, not COMBINE(seed, IDENTITY),
+ * which would turn a float seed of -0.0 into +0.0. */
+T seed_carry(__global const T *seed, const int seeded, const int first, const T carry)
+{
+    if (!seeded)
+        return carry;
+    return first ? seed[0] : COMBINE(seed[0], carry);
+}
+
 /* Work-group g scans elements [g * chunk, min(n, (g + 1) * chunk)). src == dst is
  * safe: a tile is read whole into local memory before any of it is written back. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset,
                  ulong n, ulong chunk, __global const T *partials, ulong partials_offset,
-                 int seed_mode, int exclusive)
+                 int seed_mode, int exclusive, __global const T *seed, ulong seed_offset, int seeded)
 {
     __local T tile[PADDED_TILE];
     __local T sums[WG];
@@ -67,6 +81,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     src += src_offset;
     dst += dst_offset;
     partials += partials_offset;
+    seed += seed_offset;
 
     T carry = IDENTITY;
     if (seed_mode == SEED_FOLD) {
@@ -86,6 +101,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     } else if (seed_mode == SEED_SCANNED && g > 0) {
         carry = partials[g]; /* partials[0] holds EMPTY_RESULT, not the identity */
     }
+    carry = seed_carry(seed, seeded, g == 0, carry);
 
 #if WG == 1
     /* The CPU shape: one work-item per group runs its chunk as a plain loop,
@@ -104,11 +120,11 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
-    /* Element 0 of an exclusive scan combines nothing. The identity written above
-     * differs from EMPTY_RESULT only for float MIN/MAX (NaN there); the same
-     * work-item wrote dst[0], so this store lands after it. */
+    /* Element 0 of an exclusive scan combines nothing but the seed. The identity
+     * written above differs from EMPTY_RESULT only for float MIN/MAX (NaN
+     * there); the same work-item wrote dst[0], so this store lands after it. */
     if (exclusive && g == 0 && lid == 0)
-        dst[0] = EMPTY_RESULT;
+        dst[0] = seeded ? seed[0] : EMPTY_RESULT;
 }
 
 #ifdef STATUS_STORE64
@@ -121,7 +137,8 @@ DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32)
  * and written once; src == dst is safe, as in scan_chunks. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n,
-                __global ulong *lookback, uint stamp, int exclusive)
+                __global ulong *lookback, uint stamp, int exclusive, __global const T *seed, ulong seed_offset,
+                int seeded)
 {
     __local uint ticket;
     __local scan_lookback_scratch walk;
@@ -131,6 +148,7 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     const ulong end = min(n, base + TILE);
     src += src_offset;
     dst += dst_offset;
+    seed += seed_offset;
 
 #if WG == 1
     /* The CPU shape: the tile's total, then its scan from the tiles' prefix
@@ -138,7 +156,8 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     T total = IDENTITY;
     for (ulong i = base; i < end; i++)
         total = COMBINE(total, src[i]);
-    scan_run(src, dst, base, end, scan_lookback_prefix(lookback, t, total, stamp, &walk), exclusive);
+    const T prefix = scan_lookback_prefix(lookback, t, total, stamp, &walk);
+    scan_run(src, dst, base, end, seed_carry(seed, seeded, t == 0, prefix), exclusive);
 #else
     __local T tile[PADDED_TILE];
     __local T sums[WG];
@@ -146,13 +165,13 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
     T total;
     const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
-    const T carry = scan_lookback_prefix(lookback, t, total, stamp, &walk);
+    const T carry = seed_carry(seed, seeded, t == 0, scan_lookback_prefix(lookback, t, total, stamp, &walk));
     rescan_items(tile, COMBINE(carry, before), exclusive);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);
 #endif
     /* As in scan_chunks: the work-item that wrote dst[0] writes it again. */
     if (exclusive && t == 0 && lid == 0)
-        dst[0] = EMPTY_RESULT;
+        dst[0] = seeded ? seed[0] : EMPTY_RESULT;
 }
 #endif

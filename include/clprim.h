@@ -294,6 +294,32 @@ CLPRIM_API clprim_status clprim_scan_op(clprim_context *ctx, clprim_type t, cons
                                         size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event);
 
+/* A scan that starts from a seed: one element of type t at element seed_offset
+ * of the buffer `seed`, read on the device when the scan runs, so it can come
+ * from an earlier call (the last element of the previous piece's inclusive
+ * scan) with no trip through the host. Inclusive: dst[i] = seed op src[0] op
+ * ... op src[i]; exclusive: dst[0] = seed and dst[i] = seed op src[0] op ...
+ * op src[i - 1].
+ *   op, custom  custom == NULL: the built-in op (as clprim_scan); otherwise the
+ *               caller's operator (as clprim_scan_op, op ignored)
+ *   seed        NULL: exactly clprim_scan or clprim_scan_op (the same bits)
+ * Scanning an array in pieces (a stream, or a slice per process), each seeded
+ * with the previous piece's last inclusive result, gives what one scan of the
+ * whole gives: the same bits for integers, MIN and MAX; float sums group
+ * differently, but the same way on every run with the same device and tuning.
+ * src and dst as clprim_scan (in place when the same elements). The seed may
+ * lie among src's elements (both are only read) but not among dst's
+ * [dst_offset, dst_offset + n): CLPRIM_INVALID_ARGUMENT naming both; a seed
+ * buffer with no element at seed_offset: CLPRIM_BUFFER_TOO_SMALL; a seed
+ * buffer that is CL_MEM_WRITE_ONLY: CLPRIM_INVALID_ARGUMENT. n == 0 writes
+ * nothing. Events as clprim_scan; other errors as clprim_scan and
+ * clprim_scan_op. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_scan_seeded(clprim_context *ctx, clprim_type t, clprim_op op,
+                                            const clprim_operator *custom, int exclusive, cl_mem seed,
+                                            size_t seed_offset, cl_mem src, size_t src_offset, cl_mem dst,
+                                            size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event);
+
 /* clprim_reduce with the caller's operator: blocking, one element of type t to
  * *result; n == 0 gives the identity. Errors as clprim_scan_op; *result is
  * written only on success. */

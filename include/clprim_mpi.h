@@ -25,8 +25,9 @@
  * local arguments fail libclprim's checks, or whose device fails, makes every
  * rank fail with that status; ranks that disagree on the type, operator,
  * predicate or options all get CLPRIM_INVALID_ARGUMENT, not a hang.
- * clprim_mpi_last_error() gives the same message on every rank, naming the rank
- * at fault. A call that fails its checks writes no output on any rank.
+ * clprim_mpi_last_error() gives the same message on every rank: the failed rank
+ * and its reason, or what the ranks disagree on and two of the values passed. A
+ * call that fails its checks writes no output on any rank.
  * Communicators with an intercommunicator or MPI_COMM_NULL are refused.
  */
 #ifndef CLPRIM_MPI_H

@@ -505,11 +505,13 @@ clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *cl
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);
 
 /* The scan without argument checks, for drivers that scan their own counts. Uses
- * scratch from byte `scratch_offset`, which the caller has reserved. */
+ * scratch from byte `scratch_offset`, which the caller has reserved. seed: NULL,
+ * or the buffer whose element seed_offset comes before src (clprim_scan_seeded). */
 clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
-                                  size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event);
-/* The same with a built-in operator. */
+                                  int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src, cl_ulong src_offset,
+                                  cl_mem dst, cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
+                                  cl_event *event);
+/* The same with a built-in operator and no seed. */
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
                                  cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,

@@ -10,6 +10,9 @@
  *      partial, or, when G fits one tile, the fold of the partials before it,
  *      which it computes itself (G^2/2 reads of a few hundred values cost less
  *      than the launch of pass 2).
+ * A caller's seed (clprim_scan_seeded) goes to the last launch only: each
+ * work-group puts it before its carry, so the partials and their scan are
+ * those of the unseeded scan.
  * Kernel launches order the passes: no work-group ever waits on another. */
 #include "internal.h"
 
@@ -56,8 +59,8 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
 }
 
 static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                    int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
-                                    size_t n, cl_event *event)
+                                    int exclusive, cl_mem seed, cl_ulong seed_offset, cl_int seeded, cl_mem src,
+                                    cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n, cl_event *event)
 {
     /* Plan: a tile a work-group, and the records they exchange. */
     const clprim_tuning shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
@@ -80,17 +83,25 @@ static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info 
     if (s == CLPRIM_SUCCESS)
         s = CLPRIM_ENQUEUE(ctx, &sweep, tiles, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
                            CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
-                           CLPRIM_ARG(excl));
+                           CLPRIM_ARG(excl), CLPRIM_ARG(seed), CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
     return s;
 }
 
 clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
-                                  size_t n, cl_mem scratch, size_t scratch_offset, cl_event *event)
+                                  int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src, cl_ulong src_offset,
+                                  cl_mem dst, cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
+                                  cl_event *event)
 {
+    /* Without a seed the kernels read none, but take a buffer. */
+    const cl_int seeded = seed != NULL;
+    if (!seeded) {
+        seed = src;
+        seed_offset = 0;
+    }
     const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
     if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && clprim_one_sweep_tiles(&sweep_shape, n))
-        return scan_one_sweep(ctx, type, c, exclusive, src, src_offset, dst, dst_offset, n, event);
+        return scan_one_sweep(ctx, type, c, exclusive, seed, seed_offset, seeded, src, src_offset, dst, dst_offset, n,
+                              event);
 
     /* Plan: the split of n under the context's tuning, and where this level's
      * partials go. */
@@ -117,15 +128,16 @@ clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *t
         s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
                            CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
         if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
-            s = clprim_scan_combine(ctx, type, c, 1, scratch, partials, scratch, partials, split.groups, scratch,
-                                    layout.bytes, NULL);
+            s = clprim_scan_combine(ctx, type, c, 1, NULL, 0, scratch, partials, scratch, partials, split.groups,
+                                    scratch, layout.bytes, NULL);
     }
     if (s != CLPRIM_SUCCESS)
         return s;
     cl_mem seeds = mode != SEED_NONE ? scratch : src; /* unread without seeds, but must be a buffer */
     return CLPRIM_ENQUEUE(ctx, &scan, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
                           CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(seeds),
-                          CLPRIM_ARG(partials), CLPRIM_ARG(mode), CLPRIM_ARG(excl));
+                          CLPRIM_ARG(partials), CLPRIM_ARG(mode), CLPRIM_ARG(excl), CLPRIM_ARG(seed),
+                          CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
 }
 
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op, int exclusive,
@@ -133,18 +145,20 @@ clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *ty
                                  cl_mem scratch, size_t scratch_offset, cl_event *event)
 {
     const clprim_combine c = clprim_combine_builtin(op);
-    return clprim_scan_combine(ctx, type, &c, exclusive, src, src_offset, dst, dst_offset, n, scratch,
+    return clprim_scan_combine(ctx, type, &c, exclusive, NULL, 0, src, src_offset, dst, dst_offset, n, scratch,
                                scratch_offset, event);
 }
 
-/* clprim_scan and clprim_scan_op: the checks, then the levels. */
+/* clprim_scan, clprim_scan_op and clprim_scan_seeded: the checks, then the
+ * levels. seed: NULL, or one element that only the device reads. */
 static clprim_status scan_call(clprim_context *ctx, const char *function, clprim_type t, clprim_op op,
-                               int user_op, const clprim_operator *user, int exclusive, cl_mem src, size_t src_offset,
-                               cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
-                               const cl_event *event_wait_list, cl_event *event)
+                               int user_op, const clprim_operator *user, int exclusive, cl_mem seed,
+                               size_t seed_offset, cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                               size_t n, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event)
 {
     const clprim_type_info *type;
-    clprim_region in, out;
+    clprim_region in, out, seed_at;
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, function);
     if (s == CLPRIM_SUCCESS)
@@ -152,6 +166,11 @@ static clprim_status scan_call(clprim_context *ctx, const char *function, clprim
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_src_dst(ctx, function, "src", &src, &src_offset, "dst", dst, dst_offset, n, type->size,
                                  &in, &out);
+    /* The seed may share src's elements (both are only read), never dst's. */
+    if (s == CLPRIM_SUCCESS && seed)
+        s = clprim_check_buffer(ctx, "seed", seed, seed_offset, 1, type->size, CLPRIM_READS, &seed_at);
+    if (s == CLPRIM_SUCCESS && seed)
+        s = clprim_check_disjoint(ctx, function, "seed", &seed_at, "dst", &out, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
 
@@ -167,7 +186,8 @@ static clprim_status scan_call(clprim_context *ctx, const char *function, clprim
     else if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS && n > 0)
-        s = clprim_scan_combine(ctx, type, &c, exclusive, src, src_offset, dst, dst_offset, n, scratch, 0, event);
+        s = clprim_scan_combine(ctx, type, &c, exclusive, seed, seed_offset, src, src_offset, dst, dst_offset, n,
+                                scratch, 0, event);
     clprim_combine_free(&c);
     return s;
 }
@@ -176,7 +196,7 @@ clprim_status clprim_scan(clprim_context *ctx, clprim_type t, clprim_op op, int 
                           size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
                           const cl_event *event_wait_list, cl_event *event)
 {
-    return scan_call(ctx, "clprim_scan", t, op, 0, NULL, exclusive, src, src_offset, dst, dst_offset, n,
+    return scan_call(ctx, "clprim_scan", t, op, 0, NULL, exclusive, NULL, 0, src, src_offset, dst, dst_offset, n,
                      num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -184,6 +204,16 @@ clprim_status clprim_scan_op(clprim_context *ctx, clprim_type t, const clprim_op
                              cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t n,
                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    return scan_call(ctx, "clprim_scan_op", t, CLPRIM_SUM, 1, op, exclusive, src, src_offset, dst, dst_offset, n,
-                     num_events_in_wait_list, event_wait_list, event);
+    return scan_call(ctx, "clprim_scan_op", t, CLPRIM_SUM, 1, op, exclusive, NULL, 0, src, src_offset, dst,
+                     dst_offset, n, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_scan_seeded(clprim_context *ctx, clprim_type t, clprim_op op, const clprim_operator *custom,
+                                 int exclusive, cl_mem seed, size_t seed_offset, cl_mem src, size_t src_offset,
+                                 cl_mem dst, size_t dst_offset, size_t n, cl_uint num_events_in_wait_list,
+                                 const cl_event *event_wait_list, cl_event *event)
+{
+    return scan_call(ctx, "clprim_scan_seeded", t, custom ? CLPRIM_SUM : op, custom != NULL, custom, exclusive,
+                     seed, seed_offset, src, src_offset, dst, dst_offset, n, num_events_in_wait_list,
+                     event_wait_list, event);
 }

@@ -4,6 +4,8 @@
  * fails instead of passing on another device.
  *
  *   oclgrind_cases scan   TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]
+ *   oclgrind_cases scan-seeded ... (as scan: clprim_scan_seeded, the seed the
+ *                         element of src's buffer at 1, outside both ranges)
  *   oclgrind_cases reduce TYPE OP N [nan=K] [levels=L]
  *
  * TYPE: int32 uint32 int64 uint64 float double uint8; OP: sum min max.
@@ -78,9 +80,10 @@ int main(int argc, char **argv)
                     "OP: sum, min, max; user-sum ... (an expression); index-min, index-max (reduce only)");
     const int by_key = !strcmp(argv[1], "scan-by-key"); /* int32 keys in runs of 1 to 8 */
     const int runs_of = !strcmp(argv[1], "reduce-by-key"); /* and run-length encoding, unique */
-    const int is_scan = by_key || !strcmp(argv[1], "scan");
+    const int seeded = !strcmp(argv[1], "scan-seeded");
+    const int is_scan = by_key || seeded || !strcmp(argv[1], "scan");
     if (!is_scan && !runs_of && strcmp(argv[1], "reduce"))
-        return fail("the first argument is scan, scan-by-key, reduce or reduce-by-key");
+        return fail("the first argument is scan, scan-seeded, scan-by-key, reduce or reduce-by-key");
     clprim_type t;
     clprim_op op;
     int kind;
@@ -165,6 +168,9 @@ int main(int argc, char **argv)
         if (by_key)
             s = clprim_scan_by_key(ctx, CLPRIM_INT32, t, op, kind == USER ? &user_op : NULL, exclusive, kbuf, before,
                                    sbuf, before, dbuf, dst_before, n, 0, NULL, NULL);
+        else if (seeded)
+            s = clprim_scan_seeded(ctx, t, op, kind == USER ? &user_op : NULL, exclusive, sbuf, 1, sbuf, before, dbuf,
+                                   dst_before, n, 0, NULL, NULL);
         else
             s = kind == USER
                     ? clprim_scan_op(ctx, t, &user_op, exclusive, sbuf, before, dbuf, dst_before, n, 0, NULL, NULL)
@@ -182,8 +188,10 @@ int main(int argc, char **argv)
             if (by_key && memcmp(want, out + dst_before * es, n * es) != 0) {
                 fprintf(stderr, "oclgrind_cases: wrong result: scan by key differs from the C reference\n");
                 status = 1;
-            } else if (!by_key && reference_check_scan(t, op, exclusive, src + before * es, out + dst_before * es, n,
-                                                       msg, sizeof msg) != n) {
+            } else if (!by_key && (seeded ? reference_check_scan_seeded(t, op, exclusive, src + es, src + before * es,
+                                                                        out + dst_before * es, n, msg, sizeof msg)
+                                          : reference_check_scan(t, op, exclusive, src + before * es,
+                                                                 out + dst_before * es, n, msg, sizeof msg)) != n) {
                 fprintf(stderr, "oclgrind_cases: wrong result: %s\n", msg);
                 status = 1;
             }

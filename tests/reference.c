@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef union {
@@ -385,6 +386,55 @@ void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t
         if (!exclusive)
             memcpy(dst + i * es, acc, es);
     }
+}
+
+/* [seed, src[0], ..., src[n - 1]] in a new block (abort()s when out of memory). */
+static unsigned char *seeded_input(clprim_type t, const void *seed, const void *src, size_t n)
+{
+    const size_t es = reference_type_size(t);
+    unsigned char *all = malloc((n + 1) * es);
+    if (!all)
+        abort();
+    memcpy(all, seed, es);
+    memcpy(all + es, src, n * es);
+    return all;
+}
+
+void reference_scan_seeded(clprim_type t, clprim_op op, reference_fold fold, int exclusive, const void *seed,
+                           const void *src, void *dst, size_t n)
+{
+    const size_t es = reference_type_size(t);
+    unsigned char *all = seeded_input(t, seed, src, n);
+    if (fold) {
+        /* One segment: scan by key with equal keys is the operator's scan. */
+        uint32_t *keys = calloc(n + 1, sizeof *keys);
+        if (!keys)
+            abort();
+        reference_scan_by_key(CLPRIM_UINT32, keys, t, op, fold, seed, 0, all, all, n + 1);
+        free(keys);
+    } else {
+        reference_scan(t, op, 0, all, all, n + 1);
+    }
+    memcpy(dst, all + (exclusive ? 0 : es), n * es);
+    free(all);
+}
+
+size_t reference_check_scan_seeded(clprim_type t, clprim_op op, int exclusive, const void *seed, const void *src,
+                                   const void *got, size_t n, char *msg, size_t msg_size)
+{
+    unsigned char *all = seeded_input(t, seed, src, n);
+    size_t bad;
+    if (exclusive) {
+        /* got[i] is element i of the inclusive scan of all. */
+        bad = reference_check_scan(t, op, 0, all, got, n, msg, msg_size);
+    } else {
+        unsigned char *with_seed = seeded_input(t, seed, got, n);
+        bad = reference_check_scan(t, op, 0, all, with_seed, n + 1, msg, msg_size);
+        bad = bad == n + 1 ? n : bad - 1;
+        free(with_seed);
+    }
+    free(all);
+    return bad;
 }
 
 void reference_mul_u32(void *acc, const void *x)

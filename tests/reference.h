@@ -52,6 +52,17 @@ void reference_affine_u64(void *acc, const void *x);
 void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t, clprim_op op, reference_fold fold,
                            const void *identity, int exclusive, const void *src, void *dst, size_t n);
 
+/* The seeded scan (clprim_scan_seeded): the inclusive scan of [*seed, src[0],
+ * ..., src[n - 1]], its elements 1..n (inclusive) or 0..n-1 (exclusive, so
+ * dst[0] = *seed); the built-in op, or fold when not NULL. */
+void reference_scan_seeded(clprim_type t, clprim_op op, reference_fold fold, int exclusive, const void *seed,
+                           const void *src, void *dst, size_t n);
+/* reference_check_scan for a seeded scan with a built-in op (float sums within
+ * the bound, the seed counted as a term). A mismatch's message counts
+ * elements of [seed, src...], so element k there is got[k - 1] inclusive. */
+size_t reference_check_scan_seeded(clprim_type t, clprim_op op, int exclusive, const void *seed, const void *src,
+                                   const void *got, size_t n, char *msg, size_t msg_size);
+
 /* Float sums: the exact-ish prefix sums in long double, and the prefix sums of
  * |x|, inclusive or exclusive like the scan. Either output may be NULL. */
 void reference_float_prefix(clprim_type t, int exclusive, const void *src, size_t n, long double *sum,

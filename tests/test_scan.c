@@ -1,7 +1,8 @@
 /* clprim_scan against the CPU reference: every type, operator and mode, sizes at
  * every boundary of the work split (work-group, tile, two and three levels of
  * partials), offsets, in place, large odd sizes, determinism, events, and every
- * bad argument. */
+ * bad argument; clprim_scan_seeded the same way, with callers' operators, and
+ * an array scanned in pieces. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,11 @@ typedef struct {
     size_t after;                  /* elements after it (must stay untouched) */
     int in_place;                  /* dst = src, dst_offset = src_offset */
 } layout;
+
+/* Where seeded_case puts the seed: in a buffer of its own; among src's
+ * elements (src and dst apart); in place, in the buffer that src and dst
+ * share, just before their range. */
+typedef enum { SEED_APART, SEED_IN_SRC, SEED_BEFORE_IN_PLACE, SEED_PLACES } seed_place;
 
 /* A seeded generator per test, so a failing test repeats with CLPRIM_TEST_SEED. */
 /* fp64: returns 1 when the context can run doubles; else checks the refusal. */
@@ -95,14 +101,23 @@ static void scan_case(clprim_context *ctx, clprim_type t, clprim_op op, int excl
     free(src);
 }
 
-/* Every operator and mode at each size, offsets varying with the size. */
-static void scan_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, uint64_t *rng)
+static void seeded_case(clprim_context *ctx, clprim_type t, clprim_op op, const clprim_operator *custom,
+                        reference_fold fold, int exclusive, size_t n, seed_place where, uint64_t *rng);
+
+/* Every operator and mode at each size, offsets varying with the size; with
+ * `seeded`, clprim_scan_seeded with the seed's place turning instead. */
+static void scan_sizes(clprim_context *ctx, clprim_type t, const size_t *sizes, size_t count, int seeded,
+                       uint64_t *rng)
 {
     for (size_t k = 0; k < count; k++)
         for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
             for (int exclusive = 0; exclusive <= 1; exclusive++) {
                 layout lay = {(k + (size_t)op) % 3, (k + 1 + (size_t)exclusive) % 4, 1 + k % 3, 0};
-                scan_case(ctx, t, (clprim_op)op, exclusive, sizes[k], lay, NULL, rng);
+                if (seeded)
+                    seeded_case(ctx, t, (clprim_op)op, NULL, NULL, exclusive, sizes[k],
+                                (seed_place)((k + (size_t)op + (size_t)exclusive) % SEED_PLACES), rng);
+                else
+                    scan_case(ctx, t, (clprim_op)op, exclusive, sizes[k], lay, NULL, rng);
             }
 }
 
@@ -130,10 +145,12 @@ static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, 
 
 /* ---- Correctness ---- */
 
-/* The device's own tuning: one level up to a tile per group, then two. */
+/* The device's own tuning: one level up to a tile per group, then two. Loop
+ * index: the type, then again the type for clprim_scan_seeded. */
 START_TEST(scan_default_tuning)
 {
-    clprim_type t = (clprim_type)_i;
+    clprim_type t = (clprim_type)(_i % REFERENCE_TYPE_COUNT);
+    const int seeded = _i >= REFERENCE_TYPE_COUNT;
     uint64_t rng = harness_rng(100 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
@@ -147,16 +164,18 @@ START_TEST(scan_default_tuning)
         const size_t more[] = {7, 8, 9, 15, 16, 17, grid - 1, grid, grid + 1, 3 * grid + 17};
         for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
             sizes[count++] = more[k];
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
     }
 }
 END_TEST
 
 /* wg=4, items=2: tiles of 8. groups=64 reaches three levels of partials at
- * small sizes; groups=8 makes each group walk several tiles with a carry. */
+ * small sizes; groups=8 makes each group walk several tiles with a carry.
+ * Loop index as scan_default_tuning's. */
 START_TEST(scan_small_tiles)
 {
-    clprim_type t = (clprim_type)_i;
+    clprim_type t = (clprim_type)(_i % REFERENCE_TYPE_COUNT);
+    const int seeded = _i >= REFERENCE_TYPE_COUNT;
     uint64_t rng = harness_rng(200 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
@@ -166,12 +185,12 @@ START_TEST(scan_small_tiles)
         harness_set_tuning(ctx, 4, 2, 64);
         size_t count = boundary_sizes(ctx, 3, 100000, sizes, 32);
         sizes[count++] = 5000;
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
 
         harness_set_tuning(ctx, 4, 2, 8);
         count = boundary_sizes(ctx, 2, 100000, sizes, 32);
         sizes[count++] = 8 * 8 * 5 + 3; /* five tiles per group */
-        scan_sizes(ctx, t, sizes, count, &rng);
+        scan_sizes(ctx, t, sizes, count, seeded, &rng);
     }
 }
 END_TEST
@@ -865,7 +884,10 @@ END_TEST
 
 /* ---- Bad arguments: status, message, nothing written ---- */
 
-enum { SCAN_INCLUSIVE, SCAN_EXCLUSIVE };
+/* Calls: clprim_scan, or clprim_scan_seeded with buf[2] as the seed at
+ * offset[2] (HB_NULL: none); SCAN_SEEDED_NO_COMBINE passes an operator whose
+ * combine is NULL. */
+enum { SCAN_INCLUSIVE, SCAN_EXCLUSIVE, SCAN_SEEDED, SCAN_SEEDED_EXCLUSIVE, SCAN_SEEDED_NO_COMBINE };
 
 /* Variants: the event wait list a row passes. */
 enum {
@@ -892,7 +914,8 @@ static cl_event complete_event_of(cl_mem buf)
  * success is also checked against the reference. */
 static clprim_status scan_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
-    const int exclusive = row->call == SCAN_EXCLUSIVE;
+    const int exclusive = row->call == SCAN_EXCLUSIVE || row->call == SCAN_SEEDED_EXCLUSIVE;
+    const int seeded = row->call >= SCAN_SEEDED;
     cl_event events[2] = {NULL, NULL};
     cl_uint nevents = 0;
     const cl_event *wait_list = NULL;
@@ -910,19 +933,36 @@ static clprim_status scan_bad_call(clprim_context *ctx, const harness_bad_call *
     /* A success's input, for the reference (nothing to read for a failure or n == 0). */
     const size_t es = reference_type_size(row->type), bytes = row->want == CLPRIM_SUCCESS ? row->n * es : 0;
     unsigned char *src = harness_malloc(bytes + 1), *dst = harness_malloc(bytes + 1);
+    unsigned char seed[8];
+    const int with_seed = seeded && buf[2] && bytes > 0;
     if (bytes > 0)
         harness_read(ctx, buf[0], row->offset[0] * es, bytes, src);
-    clprim_status s = clprim_scan(ctx, row->type, (clprim_op)row->op, exclusive, buf[0], row->offset[0], buf[1],
-                                  row->offset[1], row->n, nevents, wait_list, NULL);
+    if (with_seed)
+        harness_read(ctx, buf[2], row->offset[2] * es, es, seed);
+    clprim_status s;
+    if (seeded) {
+        const uint32_t zero = 0;
+        const clprim_operator no_combine = {NULL, &zero};
+        s = clprim_scan_seeded(ctx, row->type, (clprim_op)row->op,
+                               row->call == SCAN_SEEDED_NO_COMBINE ? &no_combine : NULL, exclusive, buf[2],
+                               row->offset[2], buf[0], row->offset[0], buf[1], row->offset[1], row->n, nevents,
+                               wait_list, NULL);
+    } else {
+        s = clprim_scan(ctx, row->type, (clprim_op)row->op, exclusive, buf[0], row->offset[0], buf[1],
+                        row->offset[1], row->n, nevents, wait_list, NULL);
+    }
     for (int i = 0; i < 2; i++)
         if (events[i])
             clReleaseEvent(events[i]);
     if (s == CLPRIM_SUCCESS && bytes > 0) {
         harness_read(ctx, buf[1], row->offset[1] * es, bytes, dst);
         char msg[768];
-        ck_assert_msg(reference_check_scan(row->type, (clprim_op)row->op, exclusive, src, dst, row->n, msg,
-                                           sizeof msg) == row->n,
-                      "%s: %s", row->what, msg);
+        const clprim_op op = (clprim_op)row->op;
+        const size_t good = with_seed
+                                ? reference_check_scan_seeded(row->type, op, exclusive, seed, src, dst, row->n, msg,
+                                                              sizeof msg)
+                                : reference_check_scan(row->type, op, exclusive, src, dst, row->n, msg, sizeof msg);
+        ck_assert_msg(good == row->n, "%s: %s", row->what, msg);
     }
     free(src);
     free(dst);
@@ -1005,6 +1045,50 @@ static const harness_bad_call scan_bad_calls[] = {
      .written = HB_ARG(1), .variant = WAIT_COMPLETE},
     {"wait list of complete events, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 0, CLPRIM_SUCCESS, NULL,
      .variant = WAIT_COMPLETE},
+    /* The seed of clprim_scan_seeded: buf[2] at offset[2]. */
+    {"seeded: seed NULL is the plain scan", SCAN_SEEDED, 0, {HB_A, HB_B, HB_NULL}, {0, 0, 0}, 100, CLPRIM_SUCCESS,
+     NULL, .op = CLPRIM_MIN, .written = HB_ARG(1)},
+    {"seeded: seed in a buffer of its own", SCAN_SEEDED_EXCLUSIVE, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 16383},
+     1000, CLPRIM_SUCCESS, NULL, .written = HB_ARG(1)},
+    {"seeded: seed among src's elements", SCAN_SEEDED, 0, {HB_A, HB_B, HB_A}, {0, 0, 40}, 100, CLPRIM_SUCCESS, NULL,
+     .type = CLPRIM_UINT64, .written = HB_ARG(1)},
+    {"seeded: in place, seed just past dst", SCAN_SEEDED, 0, {HB_A, HB_A, HB_A}, {10, 10, 110}, 100,
+     CLPRIM_SUCCESS, NULL, .op = CLPRIM_MAX, .written = HB_ARG(1)},
+    {"seeded: in place, seed just before dst", SCAN_SEEDED_EXCLUSIVE, 0, {HB_A, HB_A, HB_A}, {10, 10, 9}, 100,
+     CLPRIM_SUCCESS, NULL, .written = HB_ARG(1)},
+    {"seeded: seed one element short", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 16384}, 16,
+     CLPRIM_BUFFER_TOO_SMALL, "seed", .also = "holds 16384 elements"},
+    {"seeded: seed one element short, n 0", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 16384}, 0,
+     CLPRIM_BUFFER_TOO_SMALL, "seed"},
+    {"seeded: int64 seed counted in elements", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 8192}, 16,
+     CLPRIM_BUFFER_TOO_SMALL, "seed", .type = CLPRIM_INT64},
+    {"seeded: seed offset overflows", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, SIZE_MAX}, 16,
+     CLPRIM_INVALID_ARGUMENT, "seed", .also = "overflows"},
+    {"seeded: seed the last element of dst", SCAN_SEEDED, 0, {HB_A, HB_B, HB_B}, {0, 0, 15}, 16,
+     CLPRIM_INVALID_ARGUMENT, "seed bytes [60, 64)", .also = "dst bytes [0, 64)"},
+    {"seeded: seed inside dst, in place", SCAN_SEEDED_EXCLUSIVE, 0, {HB_A, HB_A, HB_A}, {0, 0, 3}, 16,
+     CLPRIM_INVALID_ARGUMENT, "overlap", .also = "clprim_scan_seeded: seed"},
+    {"seeded: seed in a sub-buffer inside dst", SCAN_SEEDED, 0, {HB_B, HB_A, HB_A_AT_ALIGN}, {0, 0, 0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "sub-buffer", .also = "seed"},
+    {"seeded: seed CL_MEM_WRITE_ONLY", SCAN_SEEDED, 0, {HB_A, HB_B, HB_WRITE_ONLY}, {0, 0, 0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY", .also = "seed"},
+    {"seeded: seed an image object", SCAN_SEEDED, 0, {HB_A, HB_B, HB_IMAGE}, {0, 0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "image object", .also = "seed"},
+    {"seeded: seed of another context", SCAN_SEEDED, 0, {HB_A, HB_B, HB_FOREIGN}, {0, 0, 0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "another OpenCL context", .also = "seed"},
+    {"seeded: custom combine NULL", SCAN_SEEDED_NO_COMBINE, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "combine", .type = CLPRIM_UINT32},
+    {"seeded: custom combine NULL, n 0", SCAN_SEEDED_NO_COMBINE, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "combine", .type = CLPRIM_UINT32},
+    {"seeded: op 3", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "op",
+     .op = 3},
+    {"seeded: src overlapping dst", SCAN_SEEDED, 0, {HB_A, HB_A, HB_B}, {0, 2, 0}, 10, CLPRIM_INVALID_ARGUMENT,
+     "overlap", .also = "clprim_scan_seeded"},
+    {"seeded: ctx NULL", SCAN_SEEDED, 1, {HB_A, HB_B, HB_B}, {0, 0, 0}, 16, CLPRIM_INVALID_ARGUMENT, "ctx is NULL"},
+    {"seeded: wait list NULL with a count", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 0}, 16,
+     CLPRIM_INVALID_ARGUMENT, "event_wait_list is NULL", .also = "clprim_scan_seeded", .variant = WAIT_NULL_LIST},
+    {"seeded: wait list of complete events, n 0", SCAN_SEEDED, 0, {HB_A, HB_B, HB_READ_ONLY}, {0, 0, 0}, 0,
+     CLPRIM_SUCCESS, NULL, .variant = WAIT_COMPLETE},
     /* Refused before anything is compiled. */
     {"double without cl_khr_fp64", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_UNSUPPORTED, "fp64",
      .type = CLPRIM_DOUBLE, .also = "double", .without_fp64 = 1},
@@ -1074,13 +1158,204 @@ START_TEST(scan_forms_same_bits)
 }
 END_TEST
 
+/* ---- The seeded scan ---- */
+
+/* One clprim_scan_seeded of n random elements (from 2 elements into buffers
+ * of 3 more), with the built-in op, or with *custom when not NULL (fold its C
+ * twin). Checks the result against the reference, the elements around dst's
+ * range, the input, and the event. */
+static void seeded_case(clprim_context *ctx, clprim_type t, clprim_op op, const clprim_operator *custom,
+                        reference_fold fold, int exclusive, size_t n, seed_place where, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t), offset = 2, len = offset + n + 3;
+    unsigned char *data = harness_malloc(len * es), *out = harness_malloc(len * es), *want = harness_malloc(n * es);
+    unsigned char own[4 * 8], seed[8];
+    harness_fill_random(t, data, len, rng);
+    harness_fill_random(t, own, 4, rng);
+    if (fold == reference_mul_u32) /* odd factors keep the product from collapsing to 0 */
+        for (size_t i = 0; i < len; i++)
+            ((uint32_t *)data)[i] |= 1u;
+    cl_mem src = harness_buffer(ctx, len * es, data), dst = src, seed_buf = src;
+    size_t seed_offset = offset - 1;
+    if (where != SEED_BEFORE_IN_PLACE)
+        dst = harness_buffer(ctx, len * es, NULL);
+    if (where == SEED_APART) {
+        seed_buf = harness_buffer(ctx, sizeof own, own);
+        seed_offset = 3;
+        memcpy(seed, own + 3 * es, es);
+    } else {
+        if (where == SEED_IN_SRC)
+            seed_offset = offset + n / 2;
+        memcpy(seed, data + seed_offset * es, es);
+    }
+
+    cl_event done = NULL;
+    clprim_status s = clprim_scan_seeded(ctx, t, op, custom, exclusive, seed_buf, seed_offset, src, offset, dst,
+                                         offset, n, 0, NULL, &done);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "seeded scan %s %s %s n=%zu (%s): %s: %s", reference_type_name(t),
+                  custom ? custom->combine : reference_op_name(op), exclusive ? "exclusive" : "inclusive", n,
+                  harness_tuning_text(ctx), clprim_status_name(s), clprim_last_error(ctx));
+    ck_assert_ptr_nonnull(done);
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    harness_read(ctx, dst, 0, len * es, out);
+
+    char msg[768] = "";
+    size_t bad = n;
+    if (fold) {
+        reference_scan_seeded(t, op, fold, exclusive, seed, data + offset * es, want, n);
+        for (bad = 0; bad < n && !memcmp(out + (offset + bad) * es, want + bad * es, es); bad++)
+            ;
+        snprintf(msg, sizeof msg, "element %zu of %zu differs from the C fold", bad, n);
+    } else {
+        bad = reference_check_scan_seeded(t, op, exclusive, seed, data + offset * es, out + offset * es, n, msg,
+                                          sizeof msg);
+    }
+    ck_assert_msg(bad == n, "seeded scan %s %s %s, seed placed %d: %s [tuning %s]", reference_type_name(t),
+                  custom ? custom->combine : reference_op_name(op), exclusive ? "exclusive" : "inclusive",
+                  (int)where, msg, harness_tuning_text(ctx));
+    const size_t tail = offset + n;
+    if (where == SEED_BEFORE_IN_PLACE) {
+        ck_assert_msg(!memcmp(out, data, offset * es) && !memcmp(out + tail * es, data + tail * es, 3 * es),
+                      "in-place seeded scan n=%zu changed elements outside its range", n);
+    } else {
+        ck_assert_msg(harness_all_sentinel(out, offset * es) && harness_all_sentinel(out + tail * es, 3 * es),
+                      "seeded scan n=%zu wrote outside dst's range", n);
+        harness_read(ctx, src, 0, len * es, out);
+        ck_assert_msg(!memcmp(out, data, len * es), "seeded scan n=%zu changed its input", n);
+        clReleaseMemObject(dst);
+    }
+    if (where == SEED_APART)
+        clReleaseMemObject(seed_buf);
+    clReleaseMemObject(src);
+    free(data);
+    free(out);
+    free(want);
+}
+
+/* Callers' operators, one of them not commutative (affine maps: the seed must
+ * come first), against their C folds; and a NULL seed gives the bits of
+ * clprim_scan and clprim_scan_op. */
+START_TEST(scan_seeded_operators)
+{
+    const uint32_t one = 1;
+    const uint64_t affine_identity = (uint64_t)1 << 32;
+    const clprim_operator mul = {"a * b", &one}, affine = {REFERENCE_AFFINE_U64, &affine_identity};
+    uint64_t rng = harness_rng(1100);
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (int small = 0; small <= 1; small++) {
+            if (small)
+                harness_set_tuning(ctx, 4, 2, 16);
+            const clprim_tuning tuning = clprim_get_tuning(ctx);
+            const size_t tile = tuning.work_group_size * tuning.items_per_thread;
+            const size_t sizes[] = {1, 7, tile + 1, 3 * tile * tuning.groups + 5, 1000};
+            for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+                for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                    const seed_place where = (seed_place)((k + (size_t)exclusive) % SEED_PLACES);
+                    seeded_case(ctx, CLPRIM_UINT64, CLPRIM_MAX, &affine, reference_affine_u64, exclusive, sizes[k],
+                                where, &rng);
+                    seeded_case(ctx, CLPRIM_UINT32, CLPRIM_MIN, &mul, reference_mul_u32, exclusive, sizes[k], where,
+                                &rng);
+                }
+        }
+
+        /* No seed: the same bits as the unseeded calls. */
+        const size_t n = 5003;
+        uint64_t *data = harness_malloc(n * 8), *got = harness_malloc(n * 8), *want = harness_malloc(n * 8);
+        harness_fill_random(CLPRIM_UINT64, data, n, &rng);
+        cl_mem src = harness_buffer(ctx, n * 8, data), dst = harness_buffer(ctx, n * 8, NULL);
+        for (int exclusive = 0; exclusive <= 1; exclusive++)
+            for (int custom = 0; custom <= 1; custom++) {
+                const clprim_type t = custom ? CLPRIM_UINT64 : CLPRIM_DOUBLE;
+                if (!custom && !ctx->has_fp64)
+                    continue;
+                ck_assert_int_eq(custom ? clprim_scan_op(ctx, t, &affine, exclusive, src, 0, dst, 0, n, 0, NULL, NULL)
+                                        : clprim_scan(ctx, t, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, 0, NULL, NULL),
+                                 CLPRIM_SUCCESS);
+                harness_read(ctx, dst, 0, n * 8, want);
+                ck_assert_int_eq(clprim_scan_seeded(ctx, t, CLPRIM_SUM, custom ? &affine : NULL, exclusive, NULL, 0,
+                                                    src, 0, dst, 0, n, 0, NULL, NULL),
+                                 CLPRIM_SUCCESS);
+                harness_read(ctx, dst, 0, n * 8, got);
+                ck_assert_msg(!memcmp(got, want, n * 8), "a NULL seed changed the %s %s scan",
+                              custom ? "affine" : "double sum", exclusive ? "exclusive" : "inclusive");
+            }
+        harness_default_tuning(ctx);
+        clReleaseMemObject(src);
+        clReleaseMemObject(dst);
+        free(data);
+        free(got);
+        free(want);
+    }
+}
+END_TEST
+
+/* An array scanned in three pieces, each seeded on the device with the last
+ * element of the previous piece's inclusive scan, is one scan of the whole,
+ * bit for bit (integers, MIN and MAX): inclusive pieces seeded from their own
+ * output, exclusive ones from the whole's inclusive scan. */
+START_TEST(scan_seeded_pieces)
+{
+    const clprim_type t = (clprim_type)_i;
+    const size_t es = reference_type_size(t);
+    uint64_t rng = harness_rng(1200 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        const size_t n = 20000 + harness_rand(&rng) % 1000;
+        const size_t cut[4] = {0, n / 3 - 1, 2 * n / 3 + 5, n};
+        unsigned char *data = harness_malloc(n * es), *whole = harness_malloc(n * es), *pieces = harness_malloc(n * es);
+        harness_fill_random(t, data, n, &rng);
+        cl_mem src = harness_buffer(ctx, n * es, data), one = harness_buffer(ctx, n * es, NULL),
+               inclusive = harness_buffer(ctx, n * es, NULL), out = harness_buffer(ctx, n * es, NULL);
+        for (int small = 0; small <= 1; small++) {
+            if (small)
+                harness_set_tuning(ctx, 4, 2, 64);
+            for (int op = reference_type_is_float(t) ? CLPRIM_MIN : CLPRIM_SUM; op <= CLPRIM_MAX; op++)
+                for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                    ck_assert_int_eq(clprim_scan(ctx, t, (clprim_op)op, 0, src, 0, inclusive, 0, n, 0, NULL, NULL),
+                                     CLPRIM_SUCCESS);
+                    ck_assert_int_eq(
+                        clprim_scan(ctx, t, (clprim_op)op, exclusive, src, 0, one, 0, n, 0, NULL, NULL),
+                        CLPRIM_SUCCESS);
+                    cl_mem seeds = exclusive ? inclusive : out;
+                    for (int p = 0; p < 3; p++)
+                        ck_assert_int_eq(clprim_scan_seeded(ctx, t, (clprim_op)op, NULL, exclusive,
+                                                            p ? seeds : NULL, p ? cut[p] - 1 : 0, src, cut[p], out,
+                                                            cut[p], cut[p + 1] - cut[p], 0, NULL, NULL),
+                                         CLPRIM_SUCCESS);
+                    harness_read(ctx, one, 0, n * es, whole);
+                    harness_read(ctx, out, 0, n * es, pieces);
+                    size_t i = 0;
+                    while (i < n && !memcmp(whole + i * es, pieces + i * es, es))
+                        i++;
+                    ck_assert_msg(i == n, "%s %s %s scan of %zu in pieces at %zu and %zu: differs first at %zu (%s)",
+                                  reference_type_name(t), reference_op_name((clprim_op)op),
+                                  exclusive ? "exclusive" : "inclusive", n, cut[1], cut[2], i,
+                                  harness_tuning_text(ctx));
+                }
+        }
+        harness_default_tuning(ctx);
+        clReleaseMemObject(src);
+        clReleaseMemObject(one);
+        clReleaseMemObject(inclusive);
+        clReleaseMemObject(out);
+        free(data);
+        free(whole);
+        free(pieces);
+    }
+}
+END_TEST
+
 static Suite *scan_suite(void)
 {
     Suite *s = suite_create("scan");
     TCase *tc = tcase_create("correct");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, scan_default_tuning, 0, REFERENCE_TYPE_COUNT);
-    tcase_add_loop_test(tc, scan_small_tiles, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_default_tuning, 0, 2 * REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_small_tiles, 0, 2 * REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, scan_deep_levels);
     tcase_add_loop_test(tc, scan_in_place, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, scan_large_odd);
@@ -1094,6 +1369,12 @@ static Suite *scan_suite(void)
     tcase_add_test(tc, scan_sub_buffers);
     tcase_add_test(tc, scan_sub_buffers_of_one_parent);
     suite_add_tcase(s, tc);
+
+    TCase *seeded = tcase_create("seeded");
+    tcase_set_timeout(seeded, 600);
+    tcase_add_test(seeded, scan_seeded_operators);
+    tcase_add_loop_test(seeded, scan_seeded_pieces, 0, REFERENCE_TYPE_COUNT);
+    suite_add_tcase(s, seeded);
 
     TCase *events = tcase_create("wait_lists");
     tcase_set_timeout(events, 300);
