@@ -46,10 +46,11 @@ static int bad_begin(const char *call, const bad_row *row)
 }
 
 /* Disagreements need not name a rank (the message gives what differs and two
- * of the values); a rank's own bad arguments must. */
+ * of the values); a rank's own bad arguments must name that rank. */
 static void bad_end(const bad_row *row, clprim_status s)
 {
-    expect_refused(s, row->want, !row->disagree);
+    int at_fault = row->disagree ? RANK_NONE : row->at == AT_ALL ? RANK_ANY : row->at == AT_LAST ? run.size - 1 : 0;
+    expect_refused(s, row->want, at_fault);
     case_end();
 }
 

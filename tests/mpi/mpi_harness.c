@@ -140,7 +140,18 @@ int same_on_every_rank(const char *s)
     return lo == hi;
 }
 
-void expect_refused(clprim_status s, clprim_status want, int names_rank)
+/* Whether msg says "rank R" (not followed by another digit). */
+static int names_rank(const char *msg, int r)
+{
+    char word[32];
+    int len = snprintf(word, sizeof word, "rank %d", r);
+    for (const char *at = strstr(msg, word); at; at = strstr(at + 1, word))
+        if (at[len] < '0' || at[len] > '9')
+            return 1;
+    return 0;
+}
+
+void expect_refused(clprim_status s, clprim_status want, int at_fault)
 {
     const char *msg = clprim_mpi_last_error();
     if (!msg)
@@ -150,8 +161,13 @@ void expect_refused(clprim_status s, clprim_status want, int names_rank)
     EXPECT(msg[0] != '\0', "clprim_mpi_last_error() is empty after %s", clprim_status_name(s));
     if (!same_on_every_rank(msg))
         case_fail("clprim_mpi_last_error() differs between ranks; here: \"%s\"", msg);
-    if (names_rank)
+    if (at_fault == RANK_ANY)
         EXPECT(strstr(msg, "rank") != NULL, "clprim_mpi_last_error() names no rank: \"%s\"", msg);
+    else if (at_fault >= 0)
+        EXPECT(names_rank(msg, at_fault), "clprim_mpi_last_error() does not name rank %d: \"%s\"", at_fault, msg);
+    const char *verbose = getenv("CLPRIM_MPI_TEST_VERBOSE");
+    if (run.rank == 0 && verbose && *verbose && *verbose != '0')
+        printf("# %s: \"%s\"\n", case_name, msg);
 }
 
 /* ---- Seeded data ---- */

@@ -59,9 +59,13 @@ int expect_success(clprim_status s, const char *call);
 int expect_ref_success(clprim_status s, const char *call);
 
 /* Collective. What a refused call must show on every rank: status `want`, a
- * message that is not empty and is the same on every rank, and, when
- * names_rank, that mentions the rank at fault ("rank"). */
-void expect_refused(clprim_status s, clprim_status want, int names_rank);
+ * message that is not empty and is the same on every rank, and that names the
+ * rank at fault ("rank R", R = at_fault), any rank (RANK_ANY: every rank's
+ * arguments are wrong), or none needed (RANK_NONE: a disagreement, which the
+ * message describes by the values passed). */
+#define RANK_ANY (-1)
+#define RANK_NONE (-2)
+void expect_refused(clprim_status s, clprim_status want, int at_fault);
 
 /* Collective: 1 on every rank when the string is the same on every rank. */
 int same_on_every_rank(const char *s);

@@ -19,7 +19,8 @@
  *   CLPRIM_MPI_TEST_DEVICE the device spec for every rank, else
  *   CLPRIM_TEST_DEVICES    ';'-separated device specs, each tested in turn
  *                          (as the other suites do); "cpu" by default
- *   CLPRIM_CACHE_DIR       the kernel cache, shared by the ranks */
+ *   CLPRIM_CACHE_DIR       the kernel cache, shared by the ranks
+ *   CLPRIM_MPI_TEST_VERBOSE  1: print the message of every refused call */
 #include "test_mpi.h"
 
 #include <math.h>
@@ -114,7 +115,7 @@ static int test_create(void)
     c = (clprim_context *)&not_a_context;
     s = clprim_mpi_create(&c, run.comm, run.rank == f ? "no-such-device-anywhere" : run.device);
     EXPECT(c == NULL, "*ctx is not NULL after a failure");
-    expect_refused(s, CLPRIM_NO_DEVICE, 1);
+    expect_refused(s, CLPRIM_NO_DEVICE, f);
     if (s == CLPRIM_SUCCESS && c != (clprim_context *)&not_a_context)
         clprim_release(c);
     case_end();
@@ -123,7 +124,7 @@ static int test_create(void)
     c = (clprim_context *)&not_a_context;
     s = clprim_mpi_create(&c, MPI_COMM_NULL, run.device);
     EXPECT(c == NULL, "*ctx is not NULL after a failure");
-    expect_refused(s, CLPRIM_INVALID_ARGUMENT, 0);
+    expect_refused(s, CLPRIM_INVALID_ARGUMENT, RANK_NONE);
     if (s == CLPRIM_SUCCESS && c != (clprim_context *)&not_a_context)
         clprim_release(c);
     case_end();
