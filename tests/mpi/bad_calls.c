@@ -45,12 +45,45 @@ static int bad_begin(const char *call, const bad_row *row)
     return 1;
 }
 
+static size_t bad_slice_length(size_t r)
+{
+    size_t p = (size_t)run.size;
+    return N_BAD / p + (r < N_BAD % p);
+}
+
+static cl_int bad_element(size_t r, size_t i)
+{
+    return (cl_int)((r * 7919 + i * 31) % 23) - 3;
+}
+
+/* After a refused call the ranks must still be in step: a good reduce of
+ * every rank's slice gives the total on every rank. */
+static void expect_still_in_step(void)
+{
+    size_t r = (size_t)run.rank, n = bad_slice_length(r), off = 3;
+    cl_int *slice = xmalloc(n * sizeof *slice), want = 0, got = 0;
+    for (size_t i = 0; i < n; i++)
+        slice[i] = bad_element(r, i);
+    for (size_t q = 0; q < (size_t)run.size; q++)
+        for (size_t i = 0; i < bad_slice_length(q); i++)
+            want += bad_element(q, i);
+    cl_mem src = buffer_make(run.ctx, (off + n) * sizeof *slice, 0, off * sizeof *slice, slice, n * sizeof *slice);
+    clprim_status s = clprim_mpi_reduce(run.ctx, run.comm, CLPRIM_INT32, CLPRIM_SUM, NULL, src, off, n, &got, 0, NULL);
+    if (s != CLPRIM_SUCCESS)
+        case_fail("the next good call fails: %s: %s", clprim_status_name(s), clprim_mpi_last_error());
+    else
+        EXPECT(got == want, "the next good call sums to %d, not %d", got, want);
+    buffer_release(src);
+    free(slice);
+}
+
 /* Disagreements need not name a rank (the message gives what differs and two
  * of the values); a rank's own bad arguments must name that rank. */
 static void bad_end(const bad_row *row, clprim_status s)
 {
     int at_fault = row->disagree ? RANK_NONE : row->at == AT_ALL ? RANK_ANY : row->at == AT_LAST ? run.size - 1 : 0;
     expect_refused(s, row->want, at_fault);
+    expect_still_in_step();
     case_end();
 }
 
@@ -63,12 +96,12 @@ typedef struct {
 static bad_data bad_data_make(void)
 {
     bad_data d;
-    size_t p = (size_t)run.size, r = (size_t)run.rank;
-    d.n = N_BAD / p + (r < N_BAD % p);
+    size_t r = (size_t)run.rank;
+    d.n = bad_slice_length(r);
     d.off = r + 1;
     d.slice = xmalloc(d.n * sizeof *d.slice);
     for (size_t i = 0; i < d.n; i++)
-        d.slice[i] = (cl_int)((r * 7919 + i * 31) % 23) - 3;
+        d.slice[i] = bad_element(r, i);
     return d;
 }
 
