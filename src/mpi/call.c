@@ -117,11 +117,26 @@ clprim_status mpi_agree(mpi_call *call, clprim_status local, size_t n, const mpi
         return share_failure(call, (int)all[0], local);
     for (int k = 0; k < count; k++)
         if (all[1 + 2 * k] != ~all[2 + 2 * k]) {
-            char low[64], high[64];
-            describe(low, sizeof low, &fields[k], all[1 + 2 * k]);
-            describe(high, sizeof high, &fields[k], ~all[2 + 2 * k]);
-            snprintf(last_error, sizeof last_error, "%s: the ranks disagree on %s: some pass %s, others %s",
-                     call->function, fields[k].name, low, high);
+            /* Name two ranks: the lowest passing the smallest value, and the
+             * lowest passing another (one more collective, on failure only). */
+            const uint64_t low = all[1 + 2 * k];
+            int at[2] = {fields[k].value == low ? call->rank : call->size,
+                         fields[k].value != low ? call->rank : call->size};
+            int lowest[2];
+            t = mpi_now();
+            MPI_Allreduce(at, lowest, 2, MPI_INT, MPI_MIN, call->comm);
+            mpi_add_mpi(call, t);
+            char low_text[64], high_text[64];
+            describe(low_text, sizeof low_text, &fields[k], low);
+            describe(high_text, sizeof high_text, &fields[k], ~all[2 + 2 * k]);
+            if (fields[k].kind == FIELD_CONTENT)
+                snprintf(last_error, sizeof last_error, "%s: the ranks disagree on %s: rank %d passes one, rank %d another",
+                         call->function, fields[k].name, lowest[0], lowest[1]);
+            else
+                snprintf(last_error, sizeof last_error,
+                         "%s: the ranks disagree on %s: rank %d passes %s, rank %d another value (the largest "
+                         "passed: %s)",
+                         call->function, fields[k].name, lowest[0], low_text, lowest[1], high_text);
             return CLPRIM_INVALID_ARGUMENT;
         }
 
@@ -267,6 +282,35 @@ clprim_status mpi_buffer(mpi_call *call, size_t bytes, cl_mem *buf)
         return mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "creating a buffer of %zu bytes failed (OpenCL error %d)",
                         bytes, err);
     return CLPRIM_SUCCESS;
+}
+
+clprim_status mpi_stage(mpi_call *call, size_t bytes, mpi_staging *staging)
+{
+    cl_int err;
+    staging->host = NULL;
+    staging->buffer = clCreateBuffer(clprim_cl_context(call->ctx), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                     bytes ? bytes : 1, NULL, &err);
+    if (err == CL_SUCCESS)
+        staging->host = clEnqueueMapBuffer(clprim_queue(call->ctx), staging->buffer, CL_TRUE,
+                                           CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 1, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        if (staging->buffer)
+            clReleaseMemObject(staging->buffer);
+        staging->buffer = NULL;
+        return mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host staging memory of %zu bytes (OpenCL error %d)", bytes,
+                        err);
+    }
+    return CLPRIM_SUCCESS;
+}
+
+void mpi_unstage(mpi_call *call, mpi_staging *staging)
+{
+    if (!staging->buffer)
+        return;
+    if (staging->host)
+        clEnqueueUnmapMemObject(clprim_queue(call->ctx), staging->buffer, staging->host, 0, NULL, NULL);
+    clReleaseMemObject(staging->buffer);
+    *staging = (mpi_staging){NULL, NULL};
 }
 
 clprim_status mpi_read(mpi_call *call, cl_mem buf, size_t offset_bytes, size_t bytes, void *host)

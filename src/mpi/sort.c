@@ -221,7 +221,8 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
     const size_t n = a->n;
     key_order o;
     cl_mem sorted_keys = NULL, sorted_values = NULL, out_keys = NULL, out_values = NULL;
-    unsigned char *keys = NULL, *values = NULL, *got_keys = NULL, *got_values = NULL;
+    /* Host copies, pinned: the sorted slice, and what arrives from every rank. */
+    mpi_staging sent_keys = {0}, sent_values = {0}, got_keys = {0}, got_values = {0};
     size_t *cut = NULL;
     int *plan = NULL;
     cl_event values_read = NULL;
@@ -236,13 +237,15 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
     if (s == CLPRIM_SUCCESS)
         s = check_types(call, a, &o);
     if (s == CLPRIM_SUCCESS) {
-        keys = malloc(n * key_size + 1);
-        values = malloc(n * value_size + 1);
         cut = malloc(((size_t)call->size + 1) * sizeof *cut);
         plan = malloc(4 * (size_t)call->size * sizeof *plan);
-        if (!keys || !values || !cut || !plan)
-            s = mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %zu keys and values", n);
+        if (!cut || !plan)
+            s = mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %d ranks' counts", call->size);
     }
+    if (s == CLPRIM_SUCCESS)
+        s = mpi_stage(call, n * key_size, &sent_keys);
+    if (s == CLPRIM_SUCCESS && a->pairs)
+        s = mpi_stage(call, n * value_size, &sent_values);
     if (s == CLPRIM_SUCCESS)
         s = mpi_buffer(call, n * key_size, &sorted_keys);
     if (s == CLPRIM_SUCCESS && a->pairs)
@@ -268,6 +271,7 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
 
     /* Step 1's read-back: the keys now, the values behind them while the
      * splitters are found. */
+    unsigned char *keys = sent_keys.host, *values = sent_values.host;
     s = mpi_read(call, sorted_keys, 0, n * key_size, keys);
     if (s == CLPRIM_SUCCESS && a->pairs && n > 0) {
         cl_int err = clEnqueueReadBuffer(clprim_queue(call->ctx), sorted_values, CL_FALSE, 0, n * value_size,
@@ -299,10 +303,9 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
         s = mpi_fail(call, CLPRIM_UNSUPPORTED, "a rank can send or receive at most %d elements a call, not %zu",
                      INT_MAX, n > received ? n : received);
     if (s == CLPRIM_SUCCESS) {
-        got_keys = malloc(received * key_size + 1);
-        got_values = malloc(received * value_size + 1);
-        if (!got_keys || !got_values)
-            s = mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %zu received keys and values", received);
+        s = mpi_stage(call, received * key_size, &got_keys);
+        if (s == CLPRIM_SUCCESS && a->pairs)
+            s = mpi_stage(call, received * value_size, &got_values);
     }
     if (s == CLPRIM_SUCCESS)
         s = mpi_buffer(call, received * key_size, &out_keys);
@@ -314,10 +317,10 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
 
     /* Enqueue: the keys' exchange, then the values' while the received keys
      * go to the device. */
-    exchange(call, keys, send, send_at, got_keys, recv, recv_at, key_size);
+    exchange(call, keys, send, send_at, got_keys.host, recv, recv_at, key_size);
     if (a->pairs) {
         cl_int err = received ? clEnqueueWriteBuffer(clprim_queue(call->ctx), out_keys, CL_FALSE, 0,
-                                                     received * key_size, got_keys, 0, NULL, NULL)
+                                                     received * key_size, got_keys.host, 0, NULL, NULL)
                               : CL_SUCCESS;
         since = mpi_now();
         if (values_read && err == CL_SUCCESS)
@@ -337,13 +340,13 @@ static clprim_status sort_call(mpi_call *call, const sort_args *a, cl_mem *keys_
                     memcpy(values + 8 * i, &v, 8);
                 }
             }
-        exchange(call, values, send, send_at, got_values, recv, recv_at, value_size);
+        exchange(call, values, send, send_at, got_values.host, recv, recv_at, value_size);
         if (err != CL_SUCCESS)
             s = mpi_fail(call, CLPRIM_OPENCL_ERROR, "moving keys and values failed (OpenCL error %d)", err);
         if (s == CLPRIM_SUCCESS)
-            s = mpi_write(call, out_values, 0, received * value_size, got_values);
+            s = mpi_write(call, out_values, 0, received * value_size, got_values.host);
     } else {
-        s = mpi_write(call, out_keys, 0, received * key_size, got_keys);
+        s = mpi_write(call, out_keys, 0, received * key_size, got_keys.host);
     }
     if (s == CLPRIM_SUCCESS)
         s = device_sort(call, a, out_keys, 0, out_values, 0, out_keys, out_values, received, 0, NULL);
@@ -367,10 +370,9 @@ done:
     for (size_t k = 0; k < sizeof made / sizeof made[0]; k++)
         if (made[k])
             clReleaseMemObject(made[k]);
-    free(keys);
-    free(values);
-    free(got_keys);
-    free(got_values);
+    mpi_staging *staged[] = {&sent_keys, &sent_values, &got_keys, &got_values};
+    for (size_t k = 0; k < sizeof staged / sizeof staged[0]; k++)
+        mpi_unstage(call, staged[k]);
     free(cut);
     free(plan);
     return s;
