@@ -272,6 +272,19 @@ int slicings_make(size_t n_big, rng *r, slicing *out)
     for (size_t i = 0; i < p; i += 2)
         s->len[i] = n_big / holders + (i / 2 < n_big % holders);
 
+    /* Rank 0 holds only the first two elements (NaN in DATA_NAN), rank 1
+     * nothing, the others the rest. */
+    s = &out[count++];
+    slicing_init(s, "head", n_big);
+    if (p == 1) {
+        s->len[0] = n_big;
+    } else {
+        s->len[0] = 2;
+        size_t first = p > 2 ? 2 : 1, holders = p - first, rest = n_big - 2;
+        for (size_t i = first; i < p; i++)
+            s->len[i] = rest / holders + (i - first < rest % holders);
+    }
+
     s = &out[count++];
     slicing_init(s, "small", 1 + (size_t)rng_below(r, 2 * p + 3));
     slicing_random(s, r);

@@ -99,6 +99,7 @@ typedef struct {
  *   last      all of n_big on the last rank, the others empty
  *   first     all of n_big on rank 0
  *   gaps      n_big over the even ranks, the odd ones empty
+ *   head      two elements on rank 0, none on rank 1, the rest on the others
  *   small     a handful of elements at random points (many ranks empty)
  *   empty     a global array of 0 elements
  * Every rank draws the same slicings from r. Returns the count (at most
