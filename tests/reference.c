@@ -62,7 +62,7 @@ int reference_type_is_float(clprim_type t)
 
 static elem load(clprim_type t, const void *p, size_t i)
 {
-    elem e;
+    elem e = {0}; /* a type narrower than the union fills only its first bytes */
     memcpy(&e, (const char *)p + i * reference_type_size(t), reference_type_size(t));
     return e;
 }

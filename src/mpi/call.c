@@ -89,14 +89,13 @@ static clprim_status share_failure(mpi_call *call, int failed_rank, clprim_statu
     return (clprim_status)failure.status;
 }
 
+/* A field's value as the message shows it (a FIELD_CONTENT hash is not shown). */
 static void describe(char *out, size_t size, const mpi_field *f, uint64_t value)
 {
     if (f->kind == FIELD_TYPE)
         snprintf(out, size, "%s", mpi_type_name((clprim_type)value));
-    else if (f->kind == FIELD_NUMBER)
-        snprintf(out, size, "%llu", (unsigned long long)value);
     else
-        snprintf(out, size, "content %016llx", (unsigned long long)value);
+        snprintf(out, size, "%llu", (unsigned long long)value);
 }
 
 /* One MPI_Allreduce (MIN) of fixed size, so no rank needs memory for the

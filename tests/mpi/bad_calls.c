@@ -419,6 +419,7 @@ typedef struct {
     cl_mem keys, values;
     size_t off, n;
     int pairs;
+    int no_keys_out, no_values_out, no_n_out; /* pass NULL for that output */
 } sort_args;
 
 static void sort_positions_float(sort_args *a) { a->pairs = 1; a->values = NULL; a->value_t = CLPRIM_FLOAT; }
@@ -429,6 +430,9 @@ static void sort_value_uint64(sort_args *a) { a->value_t = CLPRIM_UINT64; }
 static void sort_past_end(sort_args *a) { a->n += 3; }
 static void sort_null_ctx(sort_args *a) { a->ctx = NULL; }
 static void sort_bad_bits(sort_args *a) { a->order.begin_bit = 20; a->order.end_bit = 10; }
+static void sort_no_keys_out(sort_args *a) { a->no_keys_out = 1; }
+static void sort_no_values_out(sort_args *a) { a->no_values_out = 1; }
+static void sort_no_n_out(sort_args *a) { a->no_n_out = 1; }
 
 static void bad_sort(void)
 {
@@ -446,6 +450,9 @@ static void bad_sort(void)
         {{"begin_bit > end_bit on every rank", AT_ALL, 0, CLPRIM_INVALID_ARGUMENT}, 0, sort_bad_bits},
         {{"rank 0's offset + n runs past keys_in", AT_FIRST, 0, CLPRIM_BUFFER_TOO_SMALL}, 0, sort_past_end},
         {{"the last rank's ctx is NULL", AT_LAST, 0, CLPRIM_INVALID_ARGUMENT}, 1, sort_null_ctx},
+        {{"the last rank's keys_out is NULL", AT_LAST, 0, CLPRIM_INVALID_ARGUMENT}, 0, sort_no_keys_out},
+        {{"the last rank's values_out is NULL", AT_LAST, 0, CLPRIM_INVALID_ARGUMENT}, 1, sort_no_values_out},
+        {{"rank 0's n_out is NULL", AT_FIRST, 0, CLPRIM_INVALID_ARGUMENT}, 1, sort_no_n_out},
     };
     bad_data d = bad_data_make();
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -453,7 +460,8 @@ static void bad_sort(void)
         if (!bad_begin(rows[i].pairs ? "sort_pairs" : "sort_keys", row))
             continue;
         /* Values with room for 8 bytes each, so that a rank's other value type is only a disagreement. */
-        sort_args a = {run.ctx, CLPRIM_UINT32, CLPRIM_UINT32, {0, 0, 0}, bad_src(&d), NULL, d.off, d.n, rows[i].pairs};
+        sort_args a = {run.ctx, CLPRIM_UINT32, CLPRIM_UINT32, {0, 0, 0}, bad_src(&d), NULL, d.off, d.n, rows[i].pairs,
+                       0, 0, 0};
         a.values = buffer_make(run.ctx, (d.off + d.n + 2) * 8, 0, 0, NULL, 0);
         cl_mem keys = a.keys, values = a.values;
         if (fault_here(row->at))
@@ -461,10 +469,13 @@ static void bad_sort(void)
         cl_mem kout = NULL, vout = NULL;
         size_t n_out;
         memset(&n_out, FILL, sizeof n_out);
+        cl_mem *keys_out = a.no_keys_out ? NULL : &kout, *values_out = a.no_values_out ? NULL : &vout;
+        size_t *n_out_p = a.no_n_out ? NULL : &n_out;
         clprim_status s = a.pairs ? clprim_mpi_sort_pairs(a.ctx, run.comm, a.key_t, a.value_t, &a.order, a.keys,
-                                                          a.off, a.values, a.off, a.n, &kout, &vout, &n_out, 0, NULL)
+                                                          a.off, a.values, a.off, a.n, keys_out, values_out, n_out_p,
+                                                          0, NULL)
                                   : clprim_mpi_sort_keys(a.ctx, run.comm, a.key_t, &a.order, a.keys, a.off, a.n,
-                                                         &kout, &n_out, 0, NULL);
+                                                         keys_out, n_out_p, 0, NULL);
         EXPECT(kout == NULL && vout == NULL, "a failed call created output buffers");
         expect_filled(&n_out, sizeof n_out, FILL, "*n_out");
         bad_end(row, s);

@@ -316,19 +316,6 @@ size_t slicings_max_n(const slicing *s, int count)
 
 /* ---- Types and values ---- */
 
-size_t type_size(clprim_type t)
-{
-    switch (t) {
-    case CLPRIM_INT64:
-    case CLPRIM_UINT64:
-    case CLPRIM_DOUBLE:
-        return 8;
-    case CLPRIM_UINT8:
-        return 1;
-    default:
-        return 4;
-    }
-}
 
 const char *type_name(clprim_type t)
 {
@@ -504,7 +491,7 @@ void buffer_release(cl_mem b)
 int expect_equal_elems(clprim_type t, const void *got, const void *want, size_t count, size_t first_global,
                        const char *what)
 {
-    size_t es = type_size(t);
+    size_t es = reference_type_size(t);
     const unsigned char *g = got, *w = want;
     for (size_t i = 0; i < count; i++) {
         if (memcmp(g + i * es, w + i * es, es) != 0) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "clprim_mpi.h"
+#include "reference.h" /* reference_type_size */
 
 /* The run: this rank, the communicator, and two contexts on the test device,
  * one made by clprim_mpi_create for the calls under test and one of the core
@@ -112,7 +113,6 @@ size_t slicings_max_n(const slicing *s, int count);
 
 /* ---- Types and values ---- */
 
-size_t type_size(clprim_type t);
 const char *type_name(clprim_type t);
 /* One element written out for a message (integers in decimal, floats with %a). */
 const char *elem_text(clprim_type t, const void *p, char buf[64]);

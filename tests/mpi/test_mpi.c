@@ -179,7 +179,7 @@ static void expect_close_floats(const float *got, const float *want, const doubl
 /* The single-device scan of data[0 .. n) into out. */
 static void scan_reference(const scan_case *c, const void *data, size_t n, void *out)
 {
-    size_t es = type_size(c->t);
+    size_t es = reference_type_size(c->t);
     cl_mem src = buffer_make(run.ref, n * es, 0, 0, data, n * es);
     cl_mem dst = buffer_make(run.ref, n * es, 0, 0, NULL, 0);
     clprim_status s = c->custom ? clprim_scan_op(run.ref, c->t, c->custom, c->exclusive, src, 0, dst, 0, n, 0, NULL,
@@ -196,7 +196,7 @@ static void scan_reference(const scan_case *c, const void *data, size_t n, void 
  * bytes around the slice and, unless in place, that src is unchanged. */
 static int scan_on_ranks(const scan_case *c, const void *slice, size_t n, void *got)
 {
-    size_t es = type_size(c->t);
+    size_t es = reference_type_size(c->t);
     size_t src_off = (size_t)run.rank + 1, dst_off = c->in_place ? src_off : 2 * (size_t)run.rank + 3;
     size_t src_len = src_off + n + PAD, dst_len = dst_off + n + PAD;
     cl_mem src = buffer_make(run.ctx, src_len * es, SRC_FILL, 0, NULL, 0);
@@ -237,7 +237,7 @@ static void run_scan_case(const scan_case *c)
     rng r = rng_for(name);
     slicing sl[SLICINGS_MAX];
     int count = slicings_make(N_BIG, &r, sl);
-    size_t es = type_size(c->t), nmax = slicings_max_n(sl, count);
+    size_t es = reference_type_size(c->t), nmax = slicings_max_n(sl, count);
     unsigned char *data = xmalloc(nmax * es), *want = xmalloc(nmax * es);
     generate(c->t, c->data, &r, data, nmax);
     int sum = float_sum(c->t, c->op, c->custom);
@@ -324,7 +324,7 @@ typedef struct {
  * the element must stay as it was). */
 static int reduce_on_ranks(const reduce_case *c, const void *slice, size_t n, unsigned char result[16])
 {
-    size_t es = type_size(c->t), off = (size_t)run.rank + 2;
+    size_t es = reference_type_size(c->t), off = (size_t)run.rank + 2;
     cl_mem src = buffer_make(run.ctx, (off + n + PAD) * es, SRC_FILL, off * es, slice, n * es);
     memset(result, DST_FILL, 16);
     clprim_status s = clprim_mpi_reduce(run.ctx, run.comm, c->t, c->op, c->custom, src, off, n, result, 0, NULL);
@@ -342,7 +342,7 @@ static void run_reduce_case(const reduce_case *c)
     rng r = rng_for(name);
     slicing sl[SLICINGS_MAX];
     int count = slicings_make(N_BIG, &r, sl);
-    size_t es = type_size(c->t), nmax = slicings_max_n(sl, count);
+    size_t es = reference_type_size(c->t), nmax = slicings_max_n(sl, count);
     unsigned char *data = xmalloc(nmax * es);
     generate(c->t, c->data, &r, data, nmax);
     int sum = float_sum(c->t, c->op, c->custom);
@@ -434,7 +434,7 @@ static void run_histogram_case(const histogram_case *c)
     rng r = rng_for(name);
     slicing sl[SLICINGS_MAX];
     int count = slicings_make(N_BIG, &r, sl);
-    size_t es = type_size(c->t), nmax = slicings_max_n(sl, count);
+    size_t es = reference_type_size(c->t), nmax = slicings_max_n(sl, count);
     unsigned char *data = xmalloc(nmax * es);
     histogram_data(c, &r, data, nmax);
     int root = c->root == ROOT_LAST ? run.size - 1 : c->root;
@@ -547,7 +547,7 @@ static void run_compact_case(const compact_case *c)
     rng r = rng_for(name);
     slicing sl[SLICINGS_MAX];
     int count = slicings_make(N_BIG, &r, sl);
-    size_t es = type_size(c->t), nmax = slicings_max_n(sl, count);
+    size_t es = reference_type_size(c->t), nmax = slicings_max_n(sl, count);
     unsigned char *data = xmalloc(nmax * es), *want = xmalloc(nmax * es);
     uint8_t *flags = xmalloc(nmax);
     generate(c->t, c->data, &r, data, nmax);
@@ -665,7 +665,7 @@ typedef struct {
 static void sort_reference(const sort_case *c, const void *keys, const void *values, size_t n, void *want_keys,
                            void *want_values)
 {
-    size_t ks = type_size(c->key_t), vs = type_size(c->value_t);
+    size_t ks = reference_type_size(c->key_t), vs = reference_type_size(c->value_t);
     cl_mem kin = buffer_make(run.ref, n * ks, 0, 0, keys, n * ks), kout = buffer_make(run.ref, n * ks, 0, 0, NULL, 0);
     cl_mem vin = c->pairs && !c->positions ? buffer_make(run.ref, n * vs, 0, 0, values, n * vs) : NULL;
     cl_mem vout = c->pairs ? buffer_make(run.ref, n * vs, 0, 0, NULL, 0) : NULL;
@@ -703,7 +703,7 @@ static void run_sort_case(const sort_case *c)
     rng r = rng_for(name);
     slicing sl[SLICINGS_MAX];
     int count = slicings_make(N_SORT, &r, sl);
-    size_t ks = type_size(c->key_t), vs = type_size(c->value_t), nmax = slicings_max_n(sl, count);
+    size_t ks = reference_type_size(c->key_t), vs = reference_type_size(c->value_t), nmax = slicings_max_n(sl, count);
     unsigned char *keys = xmalloc(nmax * ks), *values = xmalloc(nmax * vs);
     unsigned char *want_keys = xmalloc(nmax * ks), *want_values = xmalloc(nmax * vs);
     generate(c->key_t, c->data, &r, keys, nmax);
