@@ -546,13 +546,10 @@ void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ul
     __local uint hist[RADIX];
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0), groups = get_num_groups(0);
-    if (!(r & ROUTE_RUNS)) {
-        /* A skipped pass still hands its scan defined counts. */
-        for (uint d = lid; d < RADIX; d += WG)
-            counts[counts_offset + d * groups + g] = 0;
-        return;
-    }
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    /* A skipped pass counts nothing but still hands its scan defined (zero)
+     * counts. No early return: PoCL 3.1 miscompiles a kernel of more than 256
+     * work-items that returns before its barriers, even uniformly. */
+    const ulong begin = g * chunk, end = (r & ROUTE_RUNS) ? min(n, begin + chunk) : begin;
     __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
 
     for (uint d = lid; d < RADIX; d += WG)
@@ -588,11 +585,10 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
                    uint shift, uint mask, uint descending, __global const ulong *places, ulong places_offset)
 {
     const uint r = routes[route_index];
-    if (!(r & ROUTE_RUNS))
-        return;
     const uint lid = get_local_id(0);
     const ulong g = get_group_id(0), groups = get_num_groups(0);
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    /* A skipped pass moves nothing (no early return: see radix_count). */
+    const ulong begin = g * chunk, end = (r & ROUTE_RUNS) ? min(n, begin + chunk) : begin;
     __global const key_t *src = PICK_KEYS(ROUTE_SRC(r));
     __global key_t *dst = PICK_KEYS(ROUTE_DST(r));
     IF_VALUES(__global const value_t *vsrc = PICK_VALUES(ROUTE_SRC(r));
