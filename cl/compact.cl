@@ -49,7 +49,7 @@
  * only x (the element), i (its index from src_offset), literals and built-ins. */
 int keep_expression(const T x, const ulong i)
 {
-    return (KEEP_EXPR) ? 1 : 0;
+    return (KEEP_EXPR) != 0; /* a floating value too: OpenCL C takes no float condition in ?: */
 }
 #define KEEP(x, i) keep_expression((x), (i))
 #else

@@ -445,6 +445,10 @@ typedef enum {
  *               with C's precedence, promotions and conversions (a function's
  *               arguments are converted to their common type); an unsuffixed
  *               floating literal is double where the device has fp64, else float.
+ *               As in C, a floating value where a truth value is taken (the whole
+ *               expression, the condition of ?:, an operand of ! && ||) is true
+ *               when non-zero, NaN included. min, max and clamp of floats are
+ *               fmin, fmax and fmin(fmax(x, lo), hi): a NaN loses to a number.
  *               ~ << >> & ^ | % take integers only (floats: fmod). Integer a / 0
  *               and a % 0 are 0, and the type's lowest value / -1 is that value
  *               (% -1 is 0), so no division traps; float division follows IEEE.

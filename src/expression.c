@@ -281,7 +281,9 @@ static int add_node(parser *ps, node n)
     switch (n.kind) {
     case N_NUMBER: case N_VARIABLE: break;
     case N_CAST: brackets += 2; break;                 /* ((T)(a)) */
-    case N_CALL: brackets += 3; break;                 /* f(((T)(a)),...) */
+    case N_CALL: brackets += 4; break;                 /* f(((T)(a)),...), fmin(fmax(...),...) */
+    case N_UNARY: brackets += 2; break;                /* (!((a)!=0)) */
+    case N_CONDITIONAL: brackets += 2; break;          /* (((c)!=0)?a:b) */
     case N_BINARY:
         /* A left operand of the same level written inline loses its own pair. */
         if (!n.as_call && ps->nodes[n.kids[0]].kind == N_BINARY && ps->nodes[n.kids[0]].level == n.level &&
@@ -289,7 +291,7 @@ static int add_node(parser *ps, node n)
             int right = ps->nodes[n.kids[1]].brackets, left = ps->nodes[n.kids[0]].brackets - 1;
             brackets = left > right ? left : right;
         }
-        brackets++;
+        brackets += n.level <= 1 ? 2 : 1; /* levels 0 and 1, || and &&: ((a)!=0)&&... */
         break;
     default: brackets++; break;
     }
@@ -645,6 +647,50 @@ static void write_cast(writer *w, const parser *ps, scalar t, int index)
     put_text(w, ")");
 }
 
+/* Node `index` where C takes a truth value (a condition, an operand of !, &&
+ * or ||): OpenCL C refuses a floating one there, so it is written ((c)!=0),
+ * which is C's meaning (NaN is true, -0.0 false). */
+static void write_truth(writer *w, const parser *ps, int index)
+{
+    if (!is_floating(ps->nodes[index].type)) {
+        write_node(w, ps, index, 0);
+        return;
+    }
+    put_text(w, "(");
+    write_node(w, ps, index, 0);
+    put_text(w, "!=0)");
+}
+
+/* A call; min, max and clamp of floating arguments are written with fmin and
+ * fmax, whose result beside a NaN is the number (OpenCL leaves min and max
+ * undefined there), as the built-in MIN and MAX give. */
+static void write_call(writer *w, const parser *ps, const node *n)
+{
+    const char *name = functions[n->which].name;
+    const int floating = is_floating(n->arguments);
+    if (floating && !strcmp(name, "clamp")) { /* fmin(fmax(x, lo), hi) */
+        put_text(w, "fmin(fmax(");
+        write_cast(w, ps, n->arguments, n->kids[0]);
+        put_text(w, ",");
+        write_cast(w, ps, n->arguments, n->kids[1]);
+        put_text(w, "),");
+        write_cast(w, ps, n->arguments, n->kids[2]);
+        put_text(w, ")");
+        return;
+    }
+    if (floating && (!strcmp(name, "min") || !strcmp(name, "max")))
+        put_text(w, name[1] == 'i' ? "fmin" : "fmax");
+    else
+        put_text(w, name);
+    put_text(w, "(");
+    for (int k = 0; k < MAX_ARGS && n->kids[k] >= 0; k++) {
+        if (k)
+            put_text(w, ",");
+        write_cast(w, ps, n->arguments, n->kids[k]);
+    }
+    put_text(w, ")");
+}
+
 /* Node `index`; with inline_chain, a binary node leaves out its outer pair (the
  * left operand of the same level's operator: a + b + c is written (a+b+c)). */
 static void write_node(writer *w, const parser *ps, int index, int inline_chain)
@@ -666,25 +712,21 @@ static void write_node(writer *w, const parser *ps, int index, int inline_chain)
     case N_UNARY:
         put_text(w, "(");
         put_text(w, unary_ops[n->which]);
-        write_node(w, ps, n->kids[0], 0);
+        if (n->which == U_NOT)
+            write_truth(w, ps, n->kids[0]);
+        else
+            write_node(w, ps, n->kids[0], 0);
         put_text(w, ")");
         break;
     case N_CAST:
         write_cast(w, ps, n->type, n->kids[0]);
         break;
     case N_CALL:
-        put_text(w, functions[n->which].name);
-        put_text(w, "(");
-        for (int k = 0; k < MAX_ARGS && n->kids[k] >= 0; k++) {
-            if (k)
-                put_text(w, ",");
-            write_cast(w, ps, n->arguments, n->kids[k]);
-        }
-        put_text(w, ")");
+        write_call(w, ps, n);
         break;
     case N_CONDITIONAL:
         put_text(w, "(");
-        write_node(w, ps, n->kids[0], 0);
+        write_truth(w, ps, n->kids[0]);
         put_text(w, "?");
         write_node(w, ps, n->kids[1], 0);
         put_text(w, ":");
@@ -706,9 +748,15 @@ static void write_node(writer *w, const parser *ps, int index, int inline_chain)
         if (!inline_chain)
             put_text(w, "(");
         const node *left = &ps->nodes[n->kids[0]];
-        write_node(w, ps, n->kids[0], left->kind == N_BINARY && left->level == n->level && !left->as_call);
+        if (binary_ops[n->which].kind == B_LOGICAL && is_floating(left->type))
+            write_truth(w, ps, n->kids[0]);
+        else
+            write_node(w, ps, n->kids[0], left->kind == N_BINARY && left->level == n->level && !left->as_call);
         put_text(w, binary_ops[n->which].op);
-        write_node(w, ps, n->kids[1], 0);
+        if (binary_ops[n->which].kind == B_LOGICAL)
+            write_truth(w, ps, n->kids[1]);
+        else
+            write_node(w, ps, n->kids[1], 0);
         if (!inline_chain)
             put_text(w, ")");
         break;
