@@ -16,9 +16,14 @@
  * end with the first two only, and every blocking call returns after the list
  * has completed. The list is checked with the other arguments: a NULL list with
  * num_events_in_wait_list > 0, a list with 0 (OpenCL's CL_INVALID_EVENT_WAIT_LIST),
- * and an event that is not valid or belongs to another cl_context than the
- * context's are CLPRIM_INVALID_ARGUMENT, with a message naming the event's index.
- * n == 0 calls honour the list too: their event completes only after it.
+ * and an event that is not valid, belongs to another cl_context than the
+ * context's, or reports a command type that OpenCL does not define, are
+ * CLPRIM_INVALID_ARGUMENT, with a message naming the event's index. (Some
+ * drivers, PoCL among them, answer event queries for any of their objects: a
+ * cl_mem cast to cl_event is caught by its command type; another object that
+ * happened to answer with a valid one would be waited on as the driver sees
+ * fit, which may be never.) n == 0 calls honour the list too: their event
+ * completes only after it.
  *
  * A context serves one call at a time. Threads may take turns on it, but a call
  * made while another thread is inside a call on the same context fails with

@@ -1,6 +1,17 @@
 /* Event wait lists, empty calls and profiling on the context's queue. */
 #include "internal.h"
 
+/* Whether an event's command type is one OpenCL defines: the core's
+ * (CL_COMMAND_NDRANGE_KERNEL 0x11F0 up to the SVM commands of 2.0, 0x120E),
+ * the command buffers of cl_khr_command_buffer (0x12A8), and the ranges of the
+ * Khronos (0x2000) and vendor (0x4000) extensions. Some drivers answer
+ * clGetEventInfo for any of their objects, so a buffer passed as an event gets
+ * this far; its "command type" then falls outside these ranges. */
+static int is_command_type(cl_command_type type)
+{
+    return (type >= 0x11F0 && type <= 0x120E) || type == 0x12A8 || (type >= 0x2000 && type < 0x5000);
+}
+
 clprim_status clprim_check_wait_list(clprim_context *ctx, const char *function, cl_uint num_events,
                                      const cl_event *wait_list)
 {
@@ -21,6 +32,13 @@ clprim_status clprim_check_wait_list(clprim_context *ctx, const char *function, 
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                "%s: event_wait_list[%u] belongs to another cl_context than the context's",
                                function, i);
+        cl_command_type type = 0;
+        err = clGetEventInfo(wait_list[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL);
+        if (err != CL_SUCCESS || !is_command_type(type))
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                               "%s: event_wait_list[%u] is not an event (its command type 0x%x is none that OpenCL "
+                               "defines; a cl_mem or other object cast to cl_event?)",
+                               function, i, (unsigned)type);
     }
     return CLPRIM_SUCCESS;
 }

@@ -896,6 +896,7 @@ enum {
     WAIT_LIST_NO_COUNT, /* 0, a list holding a complete event */
     WAIT_FOREIGN,       /* 1, an event of buf[2]'s cl_context */
     WAIT_COMPLETE,      /* 2, two complete events of the context's cl_context */
+    WAIT_BUFFER,        /* 1, buf[0] cast to cl_event (some drivers answer clGetEventInfo for it) */
 };
 
 /* A complete user event of buf's cl_context. */
@@ -929,6 +930,11 @@ static clprim_status scan_bad_call(clprim_context *ctx, const harness_bad_call *
         nevents = 2;
         wait_list = events;
         break;
+    }
+    cl_event not_an_event[1] = {(cl_event)buf[0]};
+    if (row->variant == WAIT_BUFFER) {
+        nevents = 1;
+        wait_list = not_an_event;
     }
     /* A success's input, for the reference (nothing to read for a failure or n == 0). */
     const size_t es = reference_type_size(row->type), bytes = row->want == CLPRIM_SUCCESS ? row->n * es : 0;
@@ -1041,6 +1047,10 @@ static const harness_bad_call scan_bad_calls[] = {
      CLPRIM_INVALID_ARGUMENT, "event_wait_list[0]", .also = "another cl_context", .variant = WAIT_FOREIGN},
     {"wait list event of another context, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B, HB_FOREIGN}, {0, 0}, 0,
      CLPRIM_INVALID_ARGUMENT, "event_wait_list[0]", .variant = WAIT_FOREIGN},
+    {"a buffer in the wait list", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "event_wait_list[0]", .also = "event", .variant = WAIT_BUFFER},
+    {"a buffer in the wait list, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 0, CLPRIM_INVALID_ARGUMENT,
+     "event_wait_list[0]", .variant = WAIT_BUFFER},
     {"wait list of complete events", SCAN_EXCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 1000, CLPRIM_SUCCESS, NULL,
      .written = HB_ARG(1), .variant = WAIT_COMPLETE},
     {"wait list of complete events, n 0", SCAN_INCLUSIVE, 0, {HB_A, HB_B}, {0, 0}, 0, CLPRIM_SUCCESS, NULL,
