@@ -5,10 +5,12 @@
  *
  * The default run covers the shapes around every edge of the kernels' code
  * (one work-item, two, the smallest tiles, odd item counts, the device
- * default); $CLPRIM_TEST_SHAPES=all (the long suite) sweeps every power-of-two
- * work-group size with item counts 1..8 and the powers of two up to 1024. Each
- * shape is a Check loop iteration, so a crash names its shape and the others
- * still run. */
+ * default) and every power-of-two work-group size up to the device's largest,
+ * so that no work-group size a caller may set is untested; $CLPRIM_TEST_SHAPES=all
+ * (the long suite) sweeps every power-of-two work-group size with item counts
+ * 1..8 and the powers of two up to 1024. The arrays span a few tiles of the
+ * shape, so every shape runs several work-groups. Each shape is a Check loop
+ * iteration, so a crash names its shape and the others still run. */
 #include "harness.h"
 #include "reference.h"
 #include "reference_compact_histogram.h"
@@ -31,19 +33,29 @@ static const shape edge_shapes[] = {
 static shape sweep[MAX_SHAPES];
 static size_t sweep_count;
 
-/* The shapes under test: the edge list, or with $CLPRIM_TEST_SHAPES=all every
- * candidate up to the widest work-group the first device allows. Shapes a
- * device refuses are skipped by the test itself, after checking the refusal. */
+/* Work-groups are swept up to this size, beyond every device's largest (PoCL
+ * allows 4096): each device runs the sizes it allows and must refuse the rest
+ * cleanly. (The devices cannot be asked here: a context made before Check forks
+ * its tests would hang PoCL in the child.) */
+#define WIDEST_SWEPT 16384
+
+/* The shapes under test: the edge list and the power-of-two work-groups above
+ * it (items alternating 1 and 2), or with $CLPRIM_TEST_SHAPES=all every
+ * candidate. Shapes a device refuses are skipped by the test itself, after
+ * checking the refusal. */
 static void build_sweep(void)
 {
+    const size_t widest = WIDEST_SWEPT;
     const char *which = getenv("CLPRIM_TEST_SHAPES");
     if (!which || strcmp(which, "all") != 0) {
         sweep_count = sizeof edge_shapes / sizeof edge_shapes[0];
         memcpy(sweep, edge_shapes, sizeof edge_shapes);
+        for (size_t wg = 16; wg <= widest && sweep_count < MAX_SHAPES; wg *= 2)
+            sweep[sweep_count++] = (shape){wg, wg % 32 ? 2 : 1};
         return;
     }
     static const size_t items[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 128, 256, 512, 1024};
-    for (size_t wg = 1; wg <= 1024; wg *= 2)
+    for (size_t wg = 1; wg <= widest; wg *= 2)
         for (size_t k = 0; k < sizeof items / sizeof items[0] && sweep_count < MAX_SHAPES; k++)
             sweep[sweep_count++] = (shape){wg, items[k]};
 }
@@ -63,44 +75,42 @@ static int use_shape(clprim_context *ctx, shape sh)
     return 0;
 }
 
-#define N 1000
-
-static void check_scan_reduce_compact_histogram(clprim_context *ctx, const char *what, uint64_t *rng)
+static void check_scan_reduce_compact_histogram(clprim_context *ctx, const char *what, uint64_t *rng, size_t n)
 {
-    int32_t *in = harness_malloc(N * sizeof *in), *out = harness_malloc(N * sizeof *out);
-    int32_t *want = harness_malloc(N * sizeof *want);
-    for (size_t i = 0; i < N; i++)
+    int32_t *in = harness_malloc(n * sizeof *in), *out = harness_malloc(n * sizeof *out);
+    int32_t *want = harness_malloc(n * sizeof *want);
+    for (size_t i = 0; i < n; i++)
         in[i] = (int32_t)(harness_rand(rng) % 2001) - 1000;
-    cl_mem src = harness_buffer(ctx, N * sizeof *in, in), dst = harness_buffer(ctx, N * sizeof *in, NULL);
+    cl_mem src = harness_buffer(ctx, n * sizeof *in, in), dst = harness_buffer(ctx, n * sizeof *in, NULL);
     char msg[512];
 
-    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, N, 0, NULL, NULL), CLPRIM_SUCCESS);
-    harness_read(ctx, dst, 0, N * sizeof *out, out);
-    CHECK(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, in, out, N, msg, sizeof msg) == N, "%s scan: %s", what,
+    ck_assert_int_eq(clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, src, 0, dst, 0, n, 0, NULL, NULL), CLPRIM_SUCCESS);
+    harness_read(ctx, dst, 0, n * sizeof *out, out);
+    CHECK(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, in, out, n, msg, sizeof msg) == n, "%s scan: %s", what,
           msg);
 
     int32_t got_max;
-    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, N, &got_max, 0, NULL), CLPRIM_SUCCESS);
-    CHECK(reference_check_reduce(CLPRIM_INT32, CLPRIM_MAX, in, N, &got_max, msg, sizeof msg), "%s reduce: %s", what,
+    ck_assert_int_eq(clprim_reduce(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, n, &got_max, 0, NULL), CLPRIM_SUCCESS);
+    CHECK(reference_check_reduce(CLPRIM_INT32, CLPRIM_MAX, in, n, &got_max, msg, sizeof msg), "%s reduce: %s", what,
           msg);
 
     int32_t limit = 250;
     clprim_predicate keep = {CLPRIM_KEEP_GT, &limit, NULL, 0, NULL};
     size_t kept = 0;
-    ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &keep, src, 0, dst, 0, N, &kept, NULL, 0, 0, NULL, NULL),
+    ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &keep, src, 0, dst, 0, n, &kept, NULL, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
-    size_t want_kept = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_GT, &limit, NULL, NULL, in, N, want);
-    harness_read(ctx, dst, 0, N * sizeof *out, out);
+    size_t want_kept = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_GT, &limit, NULL, NULL, in, n, want);
+    harness_read(ctx, dst, 0, n * sizeof *out, out);
     CHECK(kept == want_kept && !memcmp(out, want, kept * sizeof *out), "%s compact: kept %zu, want %zu", what, kept,
           want_kept);
 
     enum { BINS = 37 };
     uint32_t counts[BINS], want_counts[BINS] = {0};
     cl_mem hist = harness_buffer(ctx, sizeof counts, NULL);
-    ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, N, -900, 900, BINS, hist, 0, 0, 0, NULL, NULL),
+    ck_assert_int_eq(clprim_histogram(ctx, CLPRIM_INT32, src, 0, n, -900, 900, BINS, hist, 0, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
     harness_read(ctx, hist, 0, sizeof counts, counts);
-    reference_histogram(CLPRIM_INT32, in, 1, N, -900, 900, BINS, want_counts);
+    reference_histogram(CLPRIM_INT32, in, 1, n, -900, 900, BINS, want_counts);
     CHECK(!memcmp(counts, want_counts, sizeof counts), "%s histogram differs", what);
 
     clReleaseMemObject(hist);
@@ -111,35 +121,35 @@ static void check_scan_reduce_compact_histogram(clprim_context *ctx, const char 
     free(want);
 }
 
-static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t *rng)
+static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t *rng, size_t n)
 {
-    uint32_t *keys = harness_malloc(N * sizeof *keys), *order = harness_malloc(N * sizeof *order);
-    for (size_t i = 0; i < N; i++)
+    uint32_t *keys = harness_malloc(n * sizeof *keys), *order = harness_malloc(n * sizeof *order);
+    for (size_t i = 0; i < n; i++)
         keys[i] = (uint32_t)harness_rand(rng);
-    cl_mem keys_in = harness_buffer(ctx, N * 4, keys), keys_out = harness_buffer(ctx, N * 4, NULL);
-    cl_mem values = harness_buffer(ctx, N * 4, NULL);
+    cl_mem keys_in = harness_buffer(ctx, n * 4, keys), keys_out = harness_buffer(ctx, n * 4, NULL);
+    cl_mem values = harness_buffer(ctx, n * 4, NULL);
     ck_assert_int_eq(
-        clprim_sort_pairs(ctx, CLPRIM_UINT32, CLPRIM_UINT32, NULL, keys_in, 0, keys_out, 0, NULL, 0, values, 0, N, 0, NULL, NULL),
+        clprim_sort_pairs(ctx, CLPRIM_UINT32, CLPRIM_UINT32, NULL, keys_in, 0, keys_out, 0, NULL, 0, values, 0, n, 0, NULL, NULL),
         CLPRIM_SUCCESS);
-    harness_read(ctx, values, 0, N * 4, order);
-    uint32_t *want = reference_sort_perm(CLPRIM_UINT32, keys, N);
-    CHECK(!memcmp(order, want, N * 4), "%s sort: permutation differs", what);
+    harness_read(ctx, values, 0, n * 4, order);
+    uint32_t *want = reference_sort_perm(CLPRIM_UINT32, keys, n);
+    CHECK(!memcmp(order, want, n * 4), "%s sort: permutation differs", what);
     free(want);
 
     clprim_box_grid grid = {{0, 0, 0}, {1, 1, 1}, {5, 4, 3}};
-    float *pos = harness_malloc(N * 3 * sizeof *pos);
-    for (size_t i = 0; i < 3 * N; i++)
+    float *pos = harness_malloc(n * 3 * sizeof *pos);
+    for (size_t i = 0; i < 3 * n; i++)
         pos[i] = (float)(harness_rand(rng) % 6000) / 1000.0f - 0.5f;
     enum { BOXES = 5 * 4 * 3 };
     uint32_t start[BOXES + 1], want_start[BOXES + 1];
-    uint32_t *want_order = harness_malloc(N * sizeof *want_order);
-    cl_mem positions = harness_buffer(ctx, N * 3 * sizeof *pos, pos), starts = harness_buffer(ctx, sizeof start, NULL);
-    ck_assert_int_eq(clprim_box_sort(ctx, &grid, positions, 0, N, starts, 0, values, 0, NULL, 0, 0, NULL, NULL),
+    uint32_t *want_order = harness_malloc(n * sizeof *want_order);
+    cl_mem positions = harness_buffer(ctx, n * 3 * sizeof *pos, pos), starts = harness_buffer(ctx, sizeof start, NULL);
+    ck_assert_int_eq(clprim_box_sort(ctx, &grid, positions, 0, n, starts, 0, values, 0, NULL, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
     harness_read(ctx, starts, 0, sizeof start, start);
-    harness_read(ctx, values, 0, N * 4, order);
-    reference_box_sort(&grid, pos, N, want_start, want_order);
-    CHECK(!memcmp(start, want_start, sizeof start) && !memcmp(order, want_order, N * 4), "%s box sort differs", what);
+    harness_read(ctx, values, 0, n * 4, order);
+    reference_box_sort(&grid, pos, n, want_start, want_order);
+    CHECK(!memcmp(start, want_start, sizeof start) && !memcmp(order, want_order, n * 4), "%s box sort differs", what);
 
     clReleaseMemObject(positions);
     clReleaseMemObject(starts);
@@ -150,6 +160,103 @@ static void check_sort_and_boxes(clprim_context *ctx, const char *what, uint64_t
     free(order);
     free(pos);
     free(want_order);
+}
+
+/* x > 0 and i even: the C twin of the expression below. */
+static int positive_at_even(clprim_type t, const void *x, uint64_t i)
+{
+    (void)t;
+    return *(const int32_t *)x > 0 && (i & 1) == 0;
+}
+
+/* The calls with keys, edges, an index, a caller's operator and an expression. */
+static void check_keyed_and_custom(clprim_context *ctx, const char *what, uint64_t *rng, size_t n)
+{
+    int32_t *keys = harness_malloc(n * sizeof *keys), *values = harness_malloc(n * sizeof *values);
+    int32_t *out = harness_malloc(n * sizeof *out), *want = harness_malloc(n * sizeof *want);
+    int32_t *keys_got = harness_malloc(n * sizeof *keys_got);
+    harness_fill_key_runs(CLPRIM_INT32, keys, n, 7, rng);
+    for (size_t i = 0; i < n; i++)
+        values[i] = (int32_t)(harness_rand(rng) % 2001) - 1000;
+    cl_mem keys_buf = harness_buffer(ctx, n * 4, keys), values_buf = harness_buffer(ctx, n * 4, values);
+    cl_mem dst = harness_buffer(ctx, n * 4, NULL), keys_out = harness_buffer(ctx, n * 4, NULL);
+    char msg[512];
+
+    ck_assert_int_eq(clprim_scan_by_key(ctx, CLPRIM_INT32, CLPRIM_INT32, CLPRIM_SUM, NULL, 0, keys_buf, 0, values_buf,
+                                        0, dst, 0, n, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    harness_read(ctx, dst, 0, n * 4, out);
+    reference_scan_by_key(CLPRIM_INT32, keys, CLPRIM_INT32, CLPRIM_SUM, NULL, NULL, 0, values, want, n);
+    CHECK(!memcmp(out, want, n * 4), "%s scan by key differs", what);
+
+    size_t runs = 0, want_runs = 0;
+    ck_assert_int_eq(clprim_reduce_by_key(ctx, CLPRIM_INT32, CLPRIM_INT32, CLPRIM_SUM, NULL, keys_buf, 0, values_buf,
+                                          0, n, keys_out, 0, dst, 0, &runs, NULL, 0, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || keys[i] != keys[i - 1]) {
+            keys_got[want_runs] = keys[i];
+            want[want_runs++] = 0;
+        }
+        want[want_runs - 1] = (int32_t)((uint32_t)want[want_runs - 1] + (uint32_t)values[i]);
+    }
+    CHECK(runs == want_runs, "%s reduce by key: %zu runs, want %zu", what, runs, want_runs);
+    harness_read(ctx, dst, 0, runs * 4, out);
+    CHECK(!memcmp(out, want, runs * 4), "%s reduce by key: sums differ", what);
+    harness_read(ctx, keys_out, 0, runs * 4, out);
+    CHECK(!memcmp(out, keys_got, runs * 4), "%s reduce by key: keys differ", what);
+
+    int32_t best;
+    size_t at = 0, want_at = 0;
+    ck_assert_int_eq(clprim_reduce_index(ctx, CLPRIM_INT32, CLPRIM_MAX, values_buf, 0, n, &best, &at, 0, NULL),
+                     CLPRIM_SUCCESS);
+    for (size_t i = 1; i < n; i++)
+        want_at = values[i] > values[want_at] ? i : want_at;
+    CHECK(at == want_at && best == values[want_at], "%s reduce index: %zu, want %zu", what, at, want_at);
+
+    const int32_t zero = 0;
+    const clprim_operator add = {"a + b", &zero};
+    ck_assert_int_eq(clprim_scan_op(ctx, CLPRIM_INT32, &add, 1, values_buf, 0, dst, 0, n, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    harness_read(ctx, dst, 0, n * 4, out);
+    CHECK(reference_check_scan(CLPRIM_INT32, CLPRIM_SUM, 1, values, out, n, msg, sizeof msg) == n,
+          "%s scan with an operator: %s", what, msg);
+
+    clprim_predicate keep = {CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "x > 0 && (i & 1) == 0"};
+    size_t kept = 0;
+    ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &keep, values_buf, 0, dst, 0, n, &kept, NULL, 0, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    size_t want_kept = reference_compact(CLPRIM_INT32, CLPRIM_KEEP_EXPRESSION, NULL, NULL, positive_at_even, values, n,
+                                         want);
+    harness_read(ctx, dst, 0, kept * 4, out);
+    CHECK(kept == want_kept && !memcmp(out, want, kept * 4), "%s expression compaction: kept %zu, want %zu", what, kept,
+          want_kept);
+
+    enum { BINS = 5 };
+    const int32_t edges[BINS + 1] = {-1000, -400, -3, 0, 250, 999};
+    uint32_t counts[BINS], want_counts[BINS] = {0};
+    cl_mem edges_buf = harness_buffer(ctx, sizeof edges, edges), counts_buf = harness_buffer(ctx, sizeof counts, NULL);
+    ck_assert_int_eq(clprim_histogram_range(ctx, CLPRIM_INT32, values_buf, 0, n, edges_buf, 0, BINS, counts_buf, 0, 0,
+                                            0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < BINS; b++)
+            if (values[i] >= edges[b] && values[i] < edges[b + 1])
+                want_counts[b]++;
+    harness_read(ctx, counts_buf, 0, sizeof counts, counts);
+    CHECK(!memcmp(counts, want_counts, sizeof counts), "%s histogram over edges differs", what);
+
+    clReleaseMemObject(edges_buf);
+    clReleaseMemObject(counts_buf);
+    clReleaseMemObject(keys_buf);
+    clReleaseMemObject(values_buf);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(keys_out);
+    free(keys);
+    free(values);
+    free(out);
+    free(want);
+    free(keys_got);
 }
 
 static void check_images(clprim_context *ctx, const char *what, uint64_t *rng)
@@ -203,8 +310,12 @@ START_TEST(every_primitive_at_shape)
             continue;
         char what[96];
         snprintf(what, sizeof what, "%s at %s", harness_device_spec(dev_), harness_tuning_text(ctx));
-        check_scan_reduce_compact_histogram(ctx, what, &rng);
-        check_sort_and_boxes(ctx, what, &rng);
+        /* A few tiles of the sort's (twice the tuning's items), at least 1000 elements. */
+        const size_t tile = ctx->tuning.work_group_size * ctx->tuning.items_per_thread * 2;
+        const size_t n = 3 * tile + 7 > 1000 ? 3 * tile + 7 : 1000;
+        check_scan_reduce_compact_histogram(ctx, what, &rng, n);
+        check_sort_and_boxes(ctx, what, &rng, n);
+        check_keyed_and_custom(ctx, what, &rng, n);
         check_images(ctx, what, &rng);
     }
 }
