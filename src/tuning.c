@@ -187,7 +187,9 @@ clprim_status clprim_parse_tuning(clprim_context *ctx, const char *text, const c
                 return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                    "unknown form \"%s\" in tuning \"%s\" (known: multi-pass, one-sweep)", word,
                                    text);
-        } else if (sscanf(p, "%15[a-z_]=%llu%n", key, &value, &used) != 2 || value == 0) {
+        } else if (sscanf(p, "%15[a-z_]=%n", key, &used) != 1 || used == 0 || p[used] < '0' || p[used] > '9' ||
+                   sscanf(p, "%15[a-z_]=%llu%n", key, &value, &used) != 2 || value == 0) {
+            /* (A digit must follow '=': %llu alone takes a sign, and wraps "-8".) */
             return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                "cannot read tuning \"%s\" at \"%s\": expected wg=N,items=N,groups=N with N > 0 "
                                "and form=multi-pass|one-sweep",

@@ -355,6 +355,8 @@ START_TEST(tuning_environment)
         {"wg=0", "wg=0"},          {"wg=3", "power of two"},    {"wg=4;items=2", ";items=2"},
         {"wg=-4", NULL},        {"groups=70000", "groups"},  {",", ","},
         {"form=fast", "fast"},     {"form=", "form="},          {"form=one-sweep;wg=4", ";wg=4"},
+        /* Signs are no part of a number: "-18446744073709551608" would wrap to 8. */
+        {"wg=-18446744073709551608", "wg=-18446744073709551608"}, {"wg=+8", "wg=+8"}, {"items= 2", "items= 2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         harness_env_set("CLPRIM_TUNING", bad[i].text);
