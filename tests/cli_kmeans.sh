@@ -1,7 +1,8 @@
 #!/bin/sh
 # `clprim kmeans` on a photograph: the device and the C loop agree bit for bit
 # (--check), the inertia is printed, --restarts keeps a run no worse than the
-# first seed's alone, a grey image runs once, and bad restart counts exit 2.
+# first seed's alone, a grey image runs once, counts may be written 1e1, and bad
+# counts exit 2.
 # usage: cli_kmeans.sh CLPRIM DATA_DIR images|no-images
 set -u
 . "$(dirname "$0")/cli_expect.sh"
@@ -41,6 +42,10 @@ expect 0 "one run, not 3" "$clprim" kmeans "$tmp/grey.png" "$tmp/grey-out.png" -
 
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 0
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 2x
+# Counts are written as everywhere else in the tool: 1e2 is 100.
+expect 2 "-k" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 1e3
+expect 2 "-k" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k -4
+expect 0 "inertia" "$clprim" kmeans "$tmp/grey.png" "$tmp/grey-1e1.png" -k 1e1 --iterations 2e1
 [ -e "$tmp/never.png" ] && { echo "FAIL: a refused k-means wrote its output"; failures=$((failures + 1)); }
 
 exit $((failures != 0))

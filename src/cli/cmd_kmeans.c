@@ -57,6 +57,16 @@ static void show_iteration(void *user, const char *what, unsigned long done, uns
                  what, done, total);
 }
 
+/* A count option: a whole number, also written as 1e2. */
+static int parse_count(const char *option, const char *text, size_t min, size_t max, unsigned long *out)
+{
+    size_t v;
+    if (!cli_parse_count("kmeans", option, text, min, max, 1, &v))
+        return 0;
+    *out = (unsigned long)v;
+    return 1;
+}
+
 int cmd_kmeans(int argc, char **argv)
 {
     const char *in_path, *out_path, *device = NULL;
@@ -68,13 +78,13 @@ int cmd_kmeans(int argc, char **argv)
     for (int opt; (opt = cli_next(&p)) >= 0;) {
         int ok = 1;
         if (opt == OPT_K)
-            ok = cli_parse_ulong("kmeans", "-k", p.value, 1, CLPRIM_KMEANS_MAX_K, &k);
+            ok = parse_count("-k", p.value, 1, CLPRIM_KMEANS_MAX_K, &k);
         else if (opt == OPT_ITERATIONS)
-            ok = cli_parse_ulong("kmeans", "--iterations", p.value, 1, 1000000, &iterations);
+            ok = parse_count("--iterations", p.value, 1, 1000000, &iterations);
         else if (opt == OPT_SEED)
             ok = cli_parse_ulong("kmeans", "--seed", p.value, 0, 0xFFFFFFFFul, &seed);
         else if (opt == OPT_RESTARTS)
-            ok = cli_parse_ulong("kmeans", "--restarts", p.value, 1, 10000, &restarts);
+            ok = parse_count("--restarts", p.value, 1, 10000, &restarts);
         else if (opt == OPT_CHECK)
             check = 1;
         else if (opt == OPT_MAX_PIXELS)
