@@ -29,7 +29,9 @@ static void usage(FILE *to)
         fprintf(to, "  %s\n", commands[i].usage);
     fprintf(to, "\n`clprim COMMAND --help` lists a command's options.\n"
                 "The device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
-                "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n");
+                "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n"
+                "\nexit status: 0 done (and checks passed); 1 the work failed (a device, file or library\n"
+                "error, or a --check mismatch); 2 bad usage (unknown command or option, bad value).\n");
 }
 
 clprim_context *cli_open(const char *device)
