@@ -70,10 +70,10 @@ uint short_bin(const T x, const T lo, const T hi, const T scale, const ulong lo_
 {
 #ifdef T_IS_FLOAT
     const uint b = min((uint)((x - lo) * scale), bins - 1); /* taken only when x is in range */
-    return (x >= lo) & (x < hi) ? b : bins;                 /* NaN fails both */
+    return ((x >= lo) & (x < hi)) ? b : bins;               /* NaN fails both */
 #else
     const uint b = (uint)(((ulong)x - lo_bits) >> (divide - HIST_DIVIDE_SHIFT));
-    return (x >= lo) & (x <= hi) ? b : bins;
+    return ((x >= lo) & (x <= hi)) ? b : bins;
 #endif
 }
 
