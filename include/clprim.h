@@ -147,7 +147,7 @@ CLPRIM_API cl_command_queue clprim_queue(const clprim_context *ctx);
 CLPRIM_API cl_device_id clprim_device(const clprim_context *ctx);
 CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
 
-/* The library's version, "0.2.0": the one running, which may differ from the
+/* The library's version, such as "0.5.1": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);
 
@@ -794,7 +794,14 @@ typedef struct {
  * bounded only by the device's memory. The context's scratch holds a copy of
  * the keys (and values), the digit counts and, in the one-sweep form
  * (clprim_tuning.form), a status word per digit per tile of up to 2^28 keys.
- * The call enqueues its work and returns; nothing is read back to the host. */
+ * The call enqueues its work and returns; nothing is read back to the host.
+ * Errors: an unknown key type, one that is not listed above, or a bit range
+ * outside the key: CLPRIM_INVALID_ARGUMENT; keys_in or keys_out shorter than
+ * offset + n: CLPRIM_BUFFER_TOO_SMALL; overlaps as above: CLPRIM_INVALID_ARGUMENT;
+ * a device whose local memory cannot hold the sort's tile even at one key a
+ * work-item (a few KB per work-item of the tuning's work_group_size):
+ * CLPRIM_UNSUPPORTED, naming the bytes needed (lower work_group_size with
+ * clprim_set_tuning). A failed call enqueues nothing. */
 CLPRIM_API clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
                                           cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
                                           size_t keys_out_offset, size_t n, cl_uint num_events_in_wait_list,

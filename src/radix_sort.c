@@ -277,6 +277,15 @@ static clprim_status passes_of(clprim_context *ctx, const clprim_sort_spec *spec
     return s;
 }
 
+static clprim_status unsupported_shape(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec)
+{
+    return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
+                       "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with one "
+                       "item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
+                       p->tuning.work_group_size, (unsigned long long)local_bytes(&p->tuning, spec),
+                       ctx->device_name, (unsigned long long)ctx->local_mem_size);
+}
+
 clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
                                        cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
                                        cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
@@ -285,11 +294,7 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
 {
     const sort_plan p = plan_sort(ctx, spec, n);
     if (!p.fits)
-        return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                           "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with "
-                           "one item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                           p.tuning.work_group_size, (unsigned long long)local_bytes(&p.tuning, spec), ctx->device_name,
-                           (unsigned long long)ctx->local_mem_size);
+        return unsupported_shape(ctx, &p, spec);
     const int one_sweep_form = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
     sort_passes k;
     clprim_status s = passes_of(ctx, spec, &p, one_sweep_form, &k);
@@ -446,8 +451,10 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
         return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
     cl_mem scratch;
-    const clprim_layout layout = plan_sort(ctx, &spec, n).layout;
-    s = clprim_layout_scratch(ctx, "radix sort", &layout, &scratch);
+    const sort_plan plan = plan_sort(ctx, &spec, n);
+    if (!plan.fits)
+        return unsupported_shape(ctx, &plan, &spec);
+    s = clprim_layout_scratch(ctx, "radix sort", &plan.layout, &scratch);
     if (s == CLPRIM_SUCCESS)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
