@@ -92,8 +92,16 @@ static clprim_status share_failure(mpi_call *call, int failed_rank, clprim_statu
 /* A field's value as the message shows it (a FIELD_CONTENT hash is not shown). */
 static void describe(char *out, size_t size, const mpi_field *f, uint64_t value)
 {
+    static const char *const ops[] = {[CLPRIM_SUM] = "CLPRIM_SUM", [CLPRIM_MIN] = "CLPRIM_MIN",
+                                      [CLPRIM_MAX] = "CLPRIM_MAX"};
     if (f->kind == FIELD_TYPE)
         snprintf(out, size, "%s", mpi_type_name((clprim_type)value));
+    else if (f->kind == FIELD_OPERATOR && value < sizeof ops / sizeof ops[0])
+        snprintf(out, size, "%s", ops[value]);
+    else if (f->kind == FIELD_OPERATOR)
+        snprintf(out, size, "%s", value == MPI_CUSTOM_OPERATOR ? "a custom operator" : "an unknown operator");
+    else if (f->kind == FIELD_SIGNED)
+        snprintf(out, size, "%lld", (long long)(int64_t)value);
     else
         snprintf(out, size, "%llu", (unsigned long long)value);
 }

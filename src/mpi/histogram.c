@@ -69,7 +69,7 @@ clprim_status clprim_mpi_histogram(clprim_context *ctx, MPI_Comm comm, clprim_ty
     const mpi_field fields[] = {
         {"the type", (uint64_t)t, FIELD_TYPE},         {"lo (as the bits of a double)", lo_bits, FIELD_NUMBER},
         {"hi (as the bits of a double)", hi_bits, FIELD_NUMBER}, {"bins", bins, FIELD_NUMBER},
-        {"root", (uint64_t)(int64_t)root, FIELD_NUMBER},
+        {"root", (uint64_t)(int64_t)root, FIELD_SIGNED},
     };
     s = mpi_agree(&call, s, n, fields, (int)(sizeof fields / sizeof fields[0]));
 

@@ -19,7 +19,14 @@ typedef struct {
 } mpi_call;
 
 /* What every rank must pass alike: compared across ranks by mpi_agree. */
-typedef enum { FIELD_NUMBER, FIELD_TYPE, FIELD_CONTENT } mpi_field_kind;
+typedef enum {
+    FIELD_NUMBER,   /* shown as an unsigned number */
+    FIELD_SIGNED,   /* the bits of an int64_t, shown signed */
+    FIELD_TYPE,     /* a clprim_type, shown by name */
+    FIELD_OPERATOR, /* a clprim_op, or MPI_CUSTOM_OPERATOR, shown by name */
+    FIELD_CONTENT   /* a hash of bytes, not shown */
+} mpi_field_kind;
+#define MPI_CUSTOM_OPERATOR UINT64_MAX
 typedef struct {
     const char *name;
     uint64_t value; /* FIELD_CONTENT: a hash of the bytes */

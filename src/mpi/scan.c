@@ -32,8 +32,8 @@ static clprim_status begin_fold(mpi_call *call, clprim_status s, clprim_type t, 
             s = mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %d totals", call->size);
     }
     fields[0] = (mpi_field){"the type", (uint64_t)t, FIELD_TYPE};
-    fields[1] = (mpi_field){"the operator (clprim_op, or a custom one)", custom ? UINT64_MAX : (uint64_t)op,
-                            FIELD_NUMBER};
+    fields[1] = (mpi_field){"the operator (clprim_op, or a custom one)", custom ? MPI_CUSTOM_OPERATOR : (uint64_t)op,
+                            FIELD_OPERATOR};
     fields[2] = (mpi_field){"the custom operator's combine and identity",
                             mpi_hash_operator(custom, mpi_type_size(t)), FIELD_CONTENT};
     fields[3] = (mpi_field){"exclusive", exclusive != 0, FIELD_NUMBER};

@@ -211,6 +211,32 @@ static void bad_scan(void)
     free(d.slice);
 }
 
+/* A disagreement on the operator names the operators, not their numbers. */
+static void disagreeing_operators_named(void)
+{
+    const char *name = "bad scan: the disagreement names CLPRIM_SUM and a custom operator";
+    if (run.size < 2) {
+        case_skip(name, "ranks cannot disagree with 1 rank");
+        return;
+    }
+    case_begin("%s", name);
+    bad_data d = bad_data_make();
+    cl_mem src = bad_src(&d);
+    cl_mem dst = buffer_make(run.ctx, (d.n + 2) * sizeof(cl_int), FILL, 0, NULL, 0);
+    const clprim_operator *custom = run.rank == run.size - 1 ? &sum_i32 : NULL;
+    clprim_status s = clprim_mpi_scan(run.ctx, run.comm, CLPRIM_INT32, CLPRIM_SUM, custom, 0, src, d.off, dst, 0, d.n, 0,
+                                      NULL);
+    EXPECT(s == CLPRIM_INVALID_ARGUMENT, "status %s", clprim_status_name(s));
+    EXPECT(strstr(clprim_mpi_last_error(), "CLPRIM_SUM") && strstr(clprim_mpi_last_error(), "a custom operator"),
+           "the message names no operator: %s", clprim_mpi_last_error());
+    expect_untouched(dst, "dst");
+    buffer_release(src);
+    buffer_release(dst);
+    free(d.slice);
+    expect_still_in_step();
+    case_end();
+}
+
 /* ---- Reduce ---- */
 
 typedef struct {
@@ -496,6 +522,7 @@ void test_bad_calls(void)
         fflush(stdout);
     }
     bad_scan();
+    disagreeing_operators_named();
     bad_reduce();
     bad_histogram();
     bad_compact();
