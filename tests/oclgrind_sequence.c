@@ -13,7 +13,13 @@
  * B: exclusive int32 SUM scan of 4100 elements (more partials)
  * C: int32 reduce by key of 3000 elements (its own scratch and a compaction's)
  * D: uint32 pairs sort of 2500 keys, the values their indices (the largest scratch)
- * The device comes from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind". */
+ * The device comes from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind".
+ *
+ * Results are read on the host, never by another call: oclgrind 21.10 itself
+ * reports what one kernel wrote and a later kernel reads as uninitialized when
+ * the buffer was created after another buffer had been released (a program of
+ * two kernels and no libclprim shows it), so a caller's chain of calls over
+ * freshly created buffers draws such reports with right results. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
