@@ -4,7 +4,10 @@
  * device from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind", so a run outside
  * oclgrind fails instead of passing elsewhere.
  *
- *   oclgrind_sort sort    uint32|int32|float|uint64|int64|double keys|pairs|indices|inplace N [desc|BEGIN:END]
+ *   oclgrind_sort sort    uint32|int32|float|uint64|int64|double keys|pairs|indices|inplace|refused N
+ *                         [desc|BEGIN:END]
+ * (refused: a keys sort the device's local memory cannot hold, which must fail
+ * with CLPRIM_UNSUPPORTED and write nothing)
  *   oclgrind_sort boxsort NX NY NZ N [sorted]
  *   oclgrind_sort kmeans  rgb8|rgba8|grey8 K ITERATIONS W H
  *
@@ -63,16 +66,16 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
     static const char *const types[] = {"uint32", "int32", "float", "uint64", "int64", "double"};
     static const clprim_type tvals[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT,
                                         CLPRIM_UINT64, CLPRIM_INT64, CLPRIM_DOUBLE};
-    static const char *const modes[] = {"keys", "pairs", "indices", "inplace"};
+    static const char *const modes[] = {"keys", "pairs", "indices", "inplace", "refused"};
     if (argc != 5 && argc != 6)
         return fail("sort TYPE MODE N [desc|BEGIN:END]");
     int ti = -1, mode = -1;
     for (int i = 0; i < 6; i++)
         ti = strcmp(argv[2], types[i]) ? ti : i;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         mode = strcmp(argv[3], modes[i]) ? mode : i;
     if (ti < 0 || mode < 0)
-        return fail("TYPE: uint32 int32 float uint64 int64 double; MODE: keys pairs indices inplace");
+        return fail("TYPE: uint32 int32 float uint64 int64 double; MODE: keys pairs indices inplace refused");
     clprim_sort_order order = {0, 0, 0};
     if (argc == 6 && !strcmp(argv[5], "desc"))
         order.descending = 1;
@@ -102,6 +105,17 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
     if (!kin || !vin || !ko || !vo)
         return fail("clCreateBuffer failed");
     clprim_status s;
+    if (mode == 4) {
+        s = clprim_sort_keys(ctx, t, &order, kin, before, ko, before, n, 0, NULL, NULL);
+        if (s != CLPRIM_UNSUPPORTED)
+            return report(ctx, s, "sort (want CLPRIM_UNSUPPORTED)");
+        if (!strstr(clprim_last_error(ctx), "local memory"))
+            return report(ctx, s, "sort (the message should name the local memory)");
+        if (!read_back(ctx, ko, len * kb, kout) || memcmp(kout, fill, len * kb))
+            return fail("a refused sort wrote its output");
+        printf("refused: %s\n", clprim_last_error(ctx));
+        return 0;
+    }
     if (mode == 0)
         s = clprim_sort_keys(ctx, t, &order, kin, before, ko, before, n, 0, NULL, NULL);
     else
