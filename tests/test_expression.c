@@ -24,7 +24,7 @@
 
 /* ---- The clauses, as text and as C over x (the element) and i ---- */
 
-#define CLAUSE(e) {#e}
+#define CLAUSE(e) #e
 
 /* Valid for every element type (nothing whose C meaning is undefined:
  * no signed overflow, no float-to-integer conversion of NaN). */
@@ -61,26 +61,18 @@
         X(!isnan(fmod(x, 2)) && signbit(fmod(x, 2))), X(isnan(fmod(2, x))), X(!isnan(x) && signbit(copysign(1, x))),          \
         X(isnan(copysign(x, 1))), X(isnan(x)), X(isinf(x)), X(isfinite(x)), X(signbit(x))
 
-/* C's twins of the grammar's functions that C lacks (OpenCL's meaning), and
- * of its floating min, max and clamp (fmin and fmax: a NaN loses). */
-#define FLOAT_MIN(a, b) fmin((a), (b))
-#define FLOAT_MAX(a, b) fmax((a), (b))
-
-static const struct {
-    const char *text;
-} any_clauses[] = {ANY_TYPE_CLAUSES(CLAUSE)}, integer_clauses[] = {INTEGER_CLAUSES(CLAUSE)},
-  floating_clauses[] = {FLOATING_CLAUSES(CLAUSE)};
+static const char *const any_clauses[] = {ANY_TYPE_CLAUSES(CLAUSE)};
+static const char *const integer_clauses[] = {INTEGER_CLAUSES(CLAUSE)};
+static const char *const floating_clauses[] = {FLOATING_CLAUSES(CLAUSE)};
 #define COUNT(a) (sizeof a / sizeof a[0])
 
 /* For each element type, the C evaluation of clause k at (x, i). */
 #define EVALUATE(e) (e) ? 1 : 0
 
-/* min, max and clamp over the element type with C's conversions. */
-#define int_min(a, b) ((a) < (b) ? (a) : (b))
-#define int_max(a, b) ((a) > (b) ? (a) : (b))
-
-#define min(a, b) int_min(a, b)
-#define max(a, b) int_max(a, b)
+/* C's twins of the grammar's functions that C lacks, with OpenCL's meaning:
+ * for integers, min, max and clamp with C's conversions; */
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
 #define clamp(x, lo, hi) min(max((x), (lo)), (hi))
 static uint32_t popcount32(uint32_t v) { return (uint32_t)__builtin_popcount(v); }
 static uint64_t popcount64(uint64_t v) { return (uint64_t)__builtin_popcountll(v); }
@@ -91,30 +83,27 @@ static uint64_t clz64(uint64_t v) { return v ? (uint64_t)__builtin_clzll(v) : 64
 /* OpenCL abs_diff: the exact difference, unsigned (reduced mod 2^64 here, where it fits). */
 #define abs_diff(a, b) ((a) > (b) ? (uint64_t)(a) - (uint64_t)(b) : (uint64_t)(b) - (uint64_t)(a))
 
-#define DEFINE_EVALUATE_INTEGER(NAME, T)                                                                    \
+/* NAME(k, x, i): clause k of the common list and then MORE, evaluated in C
+ * with the min, max and clamp defined where it is expanded. */
+#define DEFINE_EVALUATE(NAME, T, MORE)                                                                      \
     static int NAME(size_t k, T x, uint64_t i)                                                               \
     {                                                                                                        \
-        const int r[] = {ANY_TYPE_CLAUSES(EVALUATE), INTEGER_CLAUSES(EVALUATE)};                             \
+        const int r[] = {ANY_TYPE_CLAUSES(EVALUATE), MORE(EVALUATE)};                                        \
         return r[k];                                                                                         \
     }
-DEFINE_EVALUATE_INTEGER(evaluate_int32, int32_t)
-DEFINE_EVALUATE_INTEGER(evaluate_uint32, uint32_t)
-DEFINE_EVALUATE_INTEGER(evaluate_int64, int64_t)
-DEFINE_EVALUATE_INTEGER(evaluate_uint64, uint64_t)
+DEFINE_EVALUATE(evaluate_int32, int32_t, INTEGER_CLAUSES)
+DEFINE_EVALUATE(evaluate_uint32, uint32_t, INTEGER_CLAUSES)
+DEFINE_EVALUATE(evaluate_int64, int64_t, INTEGER_CLAUSES)
+DEFINE_EVALUATE(evaluate_uint64, uint64_t, INTEGER_CLAUSES)
 #undef min
 #undef max
 #undef clamp
-#define min(a, b) FLOAT_MIN(a, b)
-#define max(a, b) FLOAT_MAX(a, b)
+/* for floats, fmin and fmax (a NaN loses), as the parser writes them. */
+#define min(a, b) fmin((a), (b))
+#define max(a, b) fmax((a), (b))
 #define clamp(x, lo, hi) fmin(fmax((x), (lo)), (hi))
-#define DEFINE_EVALUATE_FLOATING(NAME, T)                                                                   \
-    static int NAME(size_t k, T x, uint64_t i)                                                               \
-    {                                                                                                        \
-        const int r[] = {ANY_TYPE_CLAUSES(EVALUATE), FLOATING_CLAUSES(EVALUATE)};                            \
-        return r[k];                                                                                         \
-    }
-DEFINE_EVALUATE_FLOATING(evaluate_float, float)
-DEFINE_EVALUATE_FLOATING(evaluate_double, double)
+DEFINE_EVALUATE(evaluate_float, float, FLOATING_CLAUSES)
+DEFINE_EVALUATE(evaluate_double, double, FLOATING_CLAUSES)
 #undef min
 #undef max
 #undef clamp
@@ -122,8 +111,8 @@ DEFINE_EVALUATE_FLOATING(evaluate_double, double)
 static const char *clause_text(size_t k, int floating)
 {
     if (k < COUNT(any_clauses))
-        return any_clauses[k].text;
-    return floating ? floating_clauses[k - COUNT(any_clauses)].text : integer_clauses[k - COUNT(any_clauses)].text;
+        return any_clauses[k];
+    return floating ? floating_clauses[k - COUNT(any_clauses)] : integer_clauses[k - COUNT(any_clauses)];
 }
 
 /* The keep-expression: clause k for the elements i with i % clauses == k. */
@@ -134,11 +123,8 @@ static char *chain(size_t clauses, int floating)
         size += 32 + strlen(clause_text(k, floating));
     char *text = harness_malloc(size), *at = text;
     for (size_t k = 0; k < clauses; k++) {
-        const char *clause = k < COUNT(any_clauses) ? any_clauses[k].text
-                             : floating           ? floating_clauses[k - COUNT(any_clauses)].text
-                                                  : integer_clauses[k - COUNT(any_clauses)].text;
         at += snprintf(at, size - (size_t)(at - text), "%si %% %zu == %zu && (%s)", k ? " || " : "", clauses, k,
-                       clause);
+                       clause_text(k, floating));
     }
     return text;
 }
