@@ -6,7 +6,8 @@
  * The default run covers the shapes around every edge of the kernels' code
  * (one work-item, two, the smallest tiles, odd item counts, the device
  * default) and every power-of-two work-group size up to the device's largest,
- * so that no work-group size a caller may set is untested; $CLPRIM_TEST_SHAPES=all
+ * every other one in the one-sweep form, so that no work-group size a caller
+ * may set is untested; $CLPRIM_TEST_SHAPES=all
  * (the long suite) sweeps every power-of-two work-group size with item counts
  * 1..8 and the powers of two up to 1024. The arrays span a few tiles of the
  * shape, so every shape runs several work-groups. Each shape is a Check loop
@@ -23,6 +24,7 @@
 
 typedef struct {
     size_t wg, items;
+    clprim_form form;
 } shape;
 
 static const shape edge_shapes[] = {
@@ -50,14 +52,16 @@ static void build_sweep(void)
     if (!which || strcmp(which, "all") != 0) {
         sweep_count = sizeof edge_shapes / sizeof edge_shapes[0];
         memcpy(sweep, edge_shapes, sizeof edge_shapes);
+        /* Every other size in the one-sweep form, so that scan, compaction and
+         * the sort's one-sweep kernels meet the wide work-groups too. */
         for (size_t wg = 16; wg <= widest && sweep_count < MAX_SHAPES; wg *= 2)
-            sweep[sweep_count++] = (shape){wg, wg % 32 ? 2 : 1};
+            sweep[sweep_count++] = (shape){wg, wg % 32 ? 2 : 1, wg % 32 ? CLPRIM_FORM_DEFAULT : CLPRIM_FORM_ONE_SWEEP};
         return;
     }
     static const size_t items[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 128, 256, 512, 1024};
     for (size_t wg = 1; wg <= widest; wg *= 2)
         for (size_t k = 0; k < sizeof items / sizeof items[0] && sweep_count < MAX_SHAPES; k++)
-            sweep[sweep_count++] = (shape){wg, items[k]};
+            sweep[sweep_count++] = (shape){wg, items[k], CLPRIM_FORM_DEFAULT};
 }
 
 /* Sets the shape (a zero shape keeps the default); returns 0 when the device
@@ -66,7 +70,7 @@ static int use_shape(clprim_context *ctx, shape sh)
 {
     if (!sh.wg)
         return 1;
-    clprim_tuning t = {sh.wg, sh.items, 3};
+    clprim_tuning t = {sh.wg, sh.items, 3, sh.form};
     clprim_status s = clprim_set_tuning(ctx, &t);
     if (s == CLPRIM_SUCCESS)
         return 1;
