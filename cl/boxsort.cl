@@ -2,7 +2,7 @@
  * box id, per-box counts from the sorted ids, and the gather of positions.
  * Every kernel runs on the multi-work-group split: work-group g owns elements
  * [g * chunk, min(n, (g + 1) * chunk)), read with neighbouring work-items on
- * neighbouring elements. Built with -DTYPE_NONE. */
+ * neighbouring elements. Built with no element type (no -DTYPE). */
 #include "common.cl"
 
 /* FP_CONTRACT OFF: the host computes the same ids with the same roundings. */

@@ -6,6 +6,10 @@
 #define CLPRIM_COMMON_CL
 
 #include "constants.h"
+#include "types.h"
+
+#define CLPRIM_CAT(a, b) CLPRIM_CAT_(a, b)
+#define CLPRIM_CAT_(a, b) a##b
 
 #ifndef WG
 #define WG 64 /* work-items per work-group: a power of two */
@@ -20,62 +24,25 @@
 #define PAD(i) ((i) + (i) / 32)
 #define PADDED_TILE (TILE + TILE / 32)
 
-/* T: the element; U: the unsigned type sums wrap in; AS_T: bits of U back to T;
- * FROM_BITS: an element from its bits in an integer (the host passes them). */
-#if defined(TYPE_INT32)
-#define T int
-#define U uint
-#define AS_T(x) as_int(x)
-#define FROM_BITS(x) as_int((uint)(x))
-#define T_LOWEST INT_MIN
-#define T_HIGHEST INT_MAX
-#elif defined(TYPE_UINT32)
-#define T uint
-#define U uint
-#define AS_T(x) (x)
-#define FROM_BITS(x) ((uint)(x))
-#define T_LOWEST 0u
-#define T_HIGHEST UINT_MAX
-#elif defined(TYPE_INT64)
-#define T long
-#define U ulong
-#define AS_T(x) as_long(x)
-#define FROM_BITS(x) as_long((ulong)(x))
-#define T_LOWEST LONG_MIN
-#define T_HIGHEST LONG_MAX
-#elif defined(TYPE_UINT64)
-#define T ulong
-#define U ulong
-#define AS_T(x) (x)
-#define FROM_BITS(x) ((ulong)(x))
-#define T_LOWEST 0ul
-#define T_HIGHEST ULONG_MAX
-#elif defined(TYPE_UINT8)
-#define T uchar
-#define U uchar
-#define AS_T(x) (x)
-#define FROM_BITS(x) ((uchar)(x))
-#define T_LOWEST ((uchar)0)
-#define T_HIGHEST ((uchar)UCHAR_MAX)
-#elif defined(TYPE_FLOAT)
-#define T float
-#define U float
-#define AS_T(x) (x)
-#define FROM_BITS(x) as_float((uint)(x))
+/* The element, when -DTYPE=<NAME> (cl/types.h) names one: T; U, the type its
+ * sums wrap in (its bits' unsigned type; floats add as themselves); AS_T, U's
+ * bits back to T; FROM_BITS, an element from its bits in an integer (the host
+ * passes them); T_LOWEST and T_HIGHEST. Without TYPE a file has no element. */
+#ifdef TYPE
+#define T CLPRIM_FIELD(TYPE, SCALAR)
+#define T_LOWEST ((T)CLPRIM_FIELD(TYPE, LOWEST))
+#define T_HIGHEST ((T)CLPRIM_FIELD(TYPE, HIGHEST))
+#define AS_T(x) CLPRIM_CAT(as_, T)((U)(x))
+#define FROM_BITS(x) CLPRIM_CAT(as_, T)((CLPRIM_FIELD(TYPE, BITS))(x))
+#if CLPRIM_FIELD(TYPE, ORDER) == ORDER_FLOAT
 #define T_IS_FLOAT
-#define T_LOWEST (-INFINITY)
-#define T_HIGHEST INFINITY
-#elif defined(TYPE_DOUBLE)
+#define U T
+#if CLPRIM_FIELD(TYPE, BYTES) == 8
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define T double
-#define U double
-#define AS_T(x) (x)
-#define FROM_BITS(x) as_double((ulong)(x))
-#define T_IS_FLOAT
-#define T_LOWEST (-(double)INFINITY)
-#define T_HIGHEST ((double)INFINITY)
-#elif !defined(TYPE_NONE)
-#error "define one of TYPE_INT32, TYPE_UINT32, TYPE_INT64, TYPE_UINT64, TYPE_UINT8, TYPE_FLOAT, TYPE_DOUBLE, TYPE_NONE"
+#endif
+#else
+#define U CLPRIM_FIELD(TYPE, BITS)
+#endif
 #endif
 
 /* The operator: its identity, how two values combine (left operand first), and
@@ -172,7 +139,7 @@ DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
 #endif
 
-#ifndef TYPE_NONE
+#ifdef TYPE
 /* Stages src[base, base + TILE) in local memory, the part past `end` as
  * `fill`. Coalesced: neighbouring work-items read neighbouring elements;
  * whole tiles skip the bounds checks. The caller's barrier follows. */

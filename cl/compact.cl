@@ -13,7 +13,7 @@
  *   look-back (cl/lookback.cl).
  * With WG == 1 (the CPU shape) the kernels are plain sequential loops.
  *
- * Options: a TYPE_* (cl/common.cl) and one predicate:
+ * Options: -DTYPE=<NAME> (cl/types.h) and one predicate:
  *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
  *   KEEP_NONZERO                                      x != 0
  *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
@@ -23,8 +23,8 @@
 #include "common.cl"
 #include "lookback.cl"
 
-#ifdef TYPE_NONE
-#error "compact.cl needs an element type: define TYPE_INT32, TYPE_FLOAT, ..."
+#ifndef TYPE
+#error "compact.cl needs an element type: -DTYPE=INT32, FLOAT, ... (cl/types.h)"
 #endif
 
 #if defined(KEEP_LT)

@@ -21,8 +21,8 @@
  *                 when range / bins is exactly 2^s. */
 #include "common.cl"
 
-#ifdef TYPE_NONE
-#error "histogram.cl needs an element type: define TYPE_UINT8, TYPE_FLOAT, ..."
+#ifndef TYPE
+#error "histogram.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
 #endif
 
 #pragma OPENCL FP_CONTRACT OFF

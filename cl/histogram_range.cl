@@ -16,8 +16,8 @@
  * so every schedule gives the same result. */
 #include "common.cl"
 
-#ifdef TYPE_NONE
-#error "histogram_range.cl needs an element type: define TYPE_UINT8, TYPE_FLOAT, ..."
+#ifndef TYPE
+#error "histogram_range.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
 #endif
 
 #define NOT_COUNTED 0xFFFFFFFFu /* bins <= HIST_MAX_BINS = 2^31, so no bin has this index */

@@ -12,7 +12,7 @@
  *   kmeans_apply   every pixel replaced by its cluster's centre rounded to 8 bits.
  * Work-groups own contiguous chunks (the split of scan.cl); a chunk holds at
  * most 2^24 pixels so that its uint sums of 8-bit values cannot wrap.
- * Built with -DTYPE_NONE -DPIXEL_SIZE=p -DDIMS=d. */
+ * Built with -DPIXEL_SIZE=p -DDIMS=d and no element type. */
 #include "common.cl"
 
 /* FP_CONTRACT OFF: the host's C reference computes the same distances with the

@@ -27,20 +27,16 @@
  * each (an LSD sort inside the tile), with a 16-counter column per work-item,
  * so the result is the same on every device; no atomics decide an order.
  *
- * Built with -DTYPE_NONE -DWG -DITEMS, one of KEY_INT32, KEY_UINT32, KEY_FLOAT,
- * KEY_INT64, KEY_UINT64, KEY_DOUBLE, and VALUE_BYTES 0, 4 or 8. */
+ * Built with -DWG -DITEMS, -DKEY=<NAME> (cl/types.h: a type of 32 or 64 bits),
+ * and VALUE_BYTES 0, 4 or 8; no element type. */
 #include "common.cl"
 #include "lookback.cl" /* status words: how they are written and read */
 
-#if defined(KEY_UINT32) || defined(KEY_INT32) || defined(KEY_FLOAT)
-#define KEY_BITS 32
-typedef uint key_t;
-#elif defined(KEY_UINT64) || defined(KEY_INT64) || defined(KEY_DOUBLE)
-#define KEY_BITS 64
-typedef ulong key_t;
-#else
-#error "define one of KEY_INT32, KEY_UINT32, KEY_FLOAT, KEY_INT64, KEY_UINT64, KEY_DOUBLE"
+#if !defined(KEY) || CLPRIM_FIELD(KEY, BYTES) < 4
+#error "radix_sort.cl needs -DKEY=<NAME> (cl/types.h) of a 32- or 64-bit type"
 #endif
+#define KEY_BITS (8 * CLPRIM_FIELD(KEY, BYTES))
+typedef CLPRIM_FIELD(KEY, BITS) key_t; /* a key's bits */
 #define SIGN_BIT ((key_t)1 << (KEY_BITS - 1))
 
 #if VALUE_BYTES == 4
@@ -82,9 +78,9 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 /* The key's bits as an unsigned integer whose order is the sort's order. */
 inline key_t ordered(key_t u, uint descending)
 {
-#if defined(KEY_UINT32) || defined(KEY_UINT64)
+#if CLPRIM_FIELD(KEY, ORDER) == ORDER_UNSIGNED
     key_t o = u;
-#elif defined(KEY_INT32) || defined(KEY_INT64)
+#elif CLPRIM_FIELD(KEY, ORDER) == ORDER_SIGNED
     key_t o = u ^ SIGN_BIT;
 #else
     /* Negative floats have every bit flipped, the others only the sign:

@@ -9,15 +9,16 @@
  *   scan_by_key_chunks  each chunk scanned from its seed.
  * Reduce by key, run-length encoding and unique (src/by_key.c) also take
  * segment_flags (which elements end or start a segment) and fill_ones.
- * KEY_T: the keys' OpenCL type (-DKEY_T=int ...). */
+ * -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
 #include "common.cl"
 
 #ifndef COMBINE
 #error "scan_by_key.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
 #endif
-#ifndef KEY_T
-#error "scan_by_key.cl needs KEY_T"
+#ifndef KEY
+#error "scan_by_key.cl needs -DKEY=<NAME> (cl/types.h)"
 #endif
+#define KEY_T CLPRIM_FIELD(KEY, SCALAR)
 
 typedef struct {
     T value;

@@ -7,12 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const clprim_type_info type_table[] = {
-#define CLPRIM_TYPE_INFO(t, label, define, scalar, size, is_float, needs_fp64) \
-    [t] = {label, define, scalar, size, is_float, needs_fp64},
-    CLPRIM_TYPE_TABLE(CLPRIM_TYPE_INFO)
-#undef CLPRIM_TYPE_INFO
-};
+#define STRING(x) STRING_(x)
+#define STRING_(x) #x
+#define IS_FLOAT(NAME) (CLPRIM_FIELD(NAME, ORDER) == ORDER_FLOAT)
+#define TYPE_INFO(NAME)                                                                                      \
+    [CLPRIM_##NAME] = {CLPRIM_FIELD(NAME, LABEL),                                                            \
+                       #NAME,                                                                                \
+                       STRING(CLPRIM_FIELD(NAME, SCALAR)),                                                   \
+                       CLPRIM_FIELD(NAME, BYTES),                                                            \
+                       CLPRIM_FIELD(NAME, ORDER),                                                            \
+                       IS_FLOAT(NAME),                                                                       \
+                       IS_FLOAT(NAME) && CLPRIM_FIELD(NAME, BYTES) == 8,                                     \
+                       CLPRIM_FIELD(NAME, BYTES) >= 4,                                                       \
+                       !IS_FLOAT(NAME) && CLPRIM_FIELD(NAME, BYTES) >= 4},
+static const clprim_type_info type_table[] = {CLPRIM_TYPES(TYPE_INFO)};
+#undef TYPE_INFO
 
 const clprim_type_info *clprim_type_info_of(clprim_type t)
 {

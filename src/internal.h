@@ -4,32 +4,24 @@
 
 #include "clprim.h"
 #include "constants.h" /* cl/constants.h: numbers shared with the kernels */
+#include "types.h"     /* cl/types.h: the element types, shared with the kernels */
 
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
-/* ---- Element types (context.c) ---- */
-
-/* Every element type once: the enum, its label in messages and tables, the -D
- * that selects it in cl/common.cl, its OpenCL C scalar, bytes, whether it is a
- * float and whether it needs cl_khr_fp64. */
-#define CLPRIM_TYPE_TABLE(X)                                \
-    X(CLPRIM_INT32, "int32", "TYPE_INT32", "int", 4, 0, 0)     \
-    X(CLPRIM_UINT32, "uint32", "TYPE_UINT32", "uint", 4, 0, 0) \
-    X(CLPRIM_INT64, "int64", "TYPE_INT64", "long", 8, 0, 0)    \
-    X(CLPRIM_UINT64, "uint64", "TYPE_UINT64", "ulong", 8, 0, 0) \
-    X(CLPRIM_FLOAT, "float", "TYPE_FLOAT", "float", 4, 1, 0)   \
-    X(CLPRIM_DOUBLE, "double", "TYPE_DOUBLE", "double", 8, 1, 1) \
-    X(CLPRIM_UINT8, "uint8", "TYPE_UINT8", "uchar", 1, 0, 0)
+/* ---- Element types (context.c, from cl/types.h) ---- */
 
 typedef struct {
     const char *label;  /* "int32" */
-    const char *define; /* "TYPE_INT32" */
+    const char *name;   /* "INT32": kernels are built with -DTYPE=INT32 (or -DKEY=INT32) */
     const char *scalar; /* "int" */
     size_t size;
+    int order;          /* ORDER_UNSIGNED, ORDER_SIGNED or ORDER_FLOAT */
     int is_float;
     int needs_fp64;
+    int is_sort_key;    /* the radix sort orders it: 32 or 64 bits */
+    int is_segment_key; /* scan by key and its family compare it: a 32- or 64-bit integer */
 } clprim_type_info;
 
 /* NULL when t is not a clprim_type. */
@@ -320,7 +312,7 @@ typedef struct {
     clprim_options options;
 } clprim_program;
 
-/* Starts p's options with the type (TYPE_NONE when NULL), the operator (none
+/* Starts p's options with the type (-DTYPE=..., none when NULL), the operator (none
  * when op < 0), the shape and DEVICE_CPU on CPUs; a driver adds its own with
  * clprim_options_add(&p->options, ...). Release with clprim_program_end. */
 void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
@@ -461,7 +453,6 @@ void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_inf
 clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
                                          const clprim_type_info *value, const clprim_combine *c);
 /* Keys: int32, uint32, int64, uint64; the message names the function. */
-int clprim_is_key_type(clprim_type t);
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
                                     const clprim_type_info **key);
 /* Scan by key without argument checks (the wait list's included); uses scratch. */

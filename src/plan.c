@@ -58,7 +58,8 @@ void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const ch
     static const char *const op_defines[] = {[CLPRIM_SUM] = "OP_SUM", [CLPRIM_MIN] = "OP_MIN",
                                              [CLPRIM_MAX] = "OP_MAX"};
     *p = (clprim_program){.purpose = purpose, .file = file, .shape = *shape};
-    clprim_options_add(&p->options, "-D%s", type ? type->define : "TYPE_NONE");
+    if (type)
+        clprim_options_add(&p->options, "-DTYPE=%s", type->name);
     if (op >= 0)
         clprim_options_add(&p->options, "-D%s", op_defines[op]);
     clprim_options_add(&p->options, "-DWG=%zu -DITEMS=%zu", shape->work_group_size, shape->items_per_thread);

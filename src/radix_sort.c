@@ -105,18 +105,6 @@ size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_s
     return plan_sort(ctx, spec, n).layout.bytes;
 }
 
-static const char *key_define(clprim_type t)
-{
-    switch (t) {
-    case CLPRIM_INT32: return "KEY_INT32";
-    case CLPRIM_UINT32: return "KEY_UINT32";
-    case CLPRIM_FLOAT: return "KEY_FLOAT";
-    case CLPRIM_INT64: return "KEY_INT64";
-    case CLPRIM_UINT64: return "KEY_UINT64";
-    default: return "KEY_DOUBLE";
-    }
-}
-
 /* Keys the CPU shape's scatter stages per digit before it writes them out with
  * streaming stores (cl/radix_sort.cl): a 64-byte line of keys, when 256 such
  * lines of keys and values fit in half the local memory; else 0, no staging. */
@@ -133,7 +121,7 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
                         clprim_program *p)
 {
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
-    clprim_options_add(&p->options, "-D%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu", key_define(spec->key_type),
+    clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu", clprim_type_info_of(spec->key_type)->name,
                        spec->value_bytes, stage_keys(ctx, spec, shape));
 }
 
@@ -359,12 +347,6 @@ clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_sp
 
 /* ---- The public calls ---- */
 
-static int is_sort_key(clprim_type t)
-{
-    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_FLOAT || t == CLPRIM_INT64 || t == CLPRIM_UINT64 ||
-           t == CLPRIM_DOUBLE;
-}
-
 /* The key type and the order, resolved into *spec. */
 static clprim_status check_order(clprim_context *ctx, const char *fn, clprim_type key_type,
                                  const clprim_sort_order *order, clprim_sort_spec *spec)
@@ -372,7 +354,7 @@ static clprim_status check_order(clprim_context *ctx, const char *fn, clprim_typ
     const clprim_type_info *info = clprim_type_info_of(key_type);
     if (!info)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d is not a clprim_type", fn, (int)key_type);
-    if (!is_sort_key(key_type))
+    if (!info->is_sort_key)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
                            "%s sorts int32, uint32, float, int64, uint64 and double keys, not %s", fn, info->label);
     const unsigned width = (unsigned)info->size * 8;

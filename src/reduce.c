@@ -14,16 +14,16 @@ static void write_empty_result(clprim_type t, clprim_op op, void *out)
     memset(out, 0, type->size);
     if (op == CLPRIM_SUM)
         return;
-    int lowest = op == CLPRIM_MAX;
-    switch (t) {
-    case CLPRIM_INT32: *(int32_t *)out = lowest ? INT32_MIN : INT32_MAX; break;
-    case CLPRIM_UINT32: *(uint32_t *)out = lowest ? 0 : UINT32_MAX; break;
-    case CLPRIM_INT64: *(int64_t *)out = lowest ? INT64_MIN : INT64_MAX; break;
-    case CLPRIM_UINT64: *(uint64_t *)out = lowest ? 0 : UINT64_MAX; break;
-    case CLPRIM_UINT8: *(uint8_t *)out = lowest ? 0 : UINT8_MAX; break;
-    case CLPRIM_FLOAT: *(float *)out = lowest ? -(float)INFINITY : (float)INFINITY; break;
-    case CLPRIM_DOUBLE: *(double *)out = lowest ? -(double)INFINITY : (double)INFINITY; break;
+    const int lowest = op == CLPRIM_MAX;
+#define EMPTY_RESULT(NAME)                                                                                   \
+    case CLPRIM_##NAME: {                                                                                    \
+        const CLPRIM_FIELD(NAME, C) v = (CLPRIM_FIELD(NAME, C))(lowest ? CLPRIM_FIELD(NAME, LOWEST)           \
+                                                                       : CLPRIM_FIELD(NAME, HIGHEST));        \
+        memcpy(out, &v, sizeof v);                                                                           \
+        break;                                                                                               \
     }
+    switch (t) { CLPRIM_TYPES(EMPTY_RESULT) }
+#undef EMPTY_RESULT
 }
 
 /* The passes of a reduction of n > 0 elements, its value read back to *result. */

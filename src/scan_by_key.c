@@ -9,7 +9,7 @@ void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_inf
                                 const clprim_combine *c, clprim_program *p)
 {
     clprim_combine_program(ctx, p, "scan by key", "scan_by_key.cl", &ctx->tuning, value, c);
-    clprim_options_add(&p->options, "-DKEY_T=%s", key->scalar);
+    clprim_options_add(&p->options, "-DKEY=%s", key->name);
 }
 
 clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
@@ -102,15 +102,11 @@ clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key,
     return s;
 }
 
-int clprim_is_key_type(clprim_type t)
-{
-    return t == CLPRIM_INT32 || t == CLPRIM_UINT32 || t == CLPRIM_INT64 || t == CLPRIM_UINT64;
-}
-
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
                                     const clprim_type_info **key)
 {
-    if (!clprim_is_key_type(key_type))
+    const clprim_type_info *info = clprim_type_info_of(key_type);
+    if (!info || !info->is_segment_key)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d: keys are int32, uint32, int64 or uint64",
                            function, (int)key_type);
     return clprim_check_type(ctx, key_type, key);

@@ -638,7 +638,7 @@ int harness_run(Suite *s)
 
 void harness_copy_common_kernels(const char *dir)
 {
-    const char *files[] = {"common.cl", "constants.h", "expression.cl", "lookback.cl"};
+    const char *files[] = {"common.cl", "constants.h", "types.h", "expression.cl", "lookback.cl"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[i]);

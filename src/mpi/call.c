@@ -182,15 +182,11 @@ clprim_status mpi_end(mpi_call *call, clprim_status s)
 
 size_t mpi_type_size(clprim_type t)
 {
-    switch (t) {
-    case CLPRIM_UINT8: return 1;
-    case CLPRIM_INT32:
-    case CLPRIM_UINT32:
-    case CLPRIM_FLOAT: return 4;
-    case CLPRIM_INT64:
-    case CLPRIM_UINT64:
-    case CLPRIM_DOUBLE: return 8;
-    }
+#define TYPE_SIZE(NAME)                                                                                      \
+    case CLPRIM_##NAME:                                                                                      \
+        return CLPRIM_FIELD(NAME, BYTES);
+    switch (t) { CLPRIM_TYPES(TYPE_SIZE) }
+#undef TYPE_SIZE
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "clprim_mpi.h"
+#include "types.h" /* cl/types.h: the element types, as the core library knows them */
 
 typedef struct {
     const char *function;
