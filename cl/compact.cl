@@ -1,5 +1,5 @@
 /* Stream compaction (copy_if), keeping the input order on every device, in
- * two forms (src/compact.c chooses):
+ * two forms (src/algorithms/compact.c chooses):
  *   multi-pass, the scan's skeleton with "count the kept elements" in pass 1
  *   and "scatter them at their scanned position" in pass 3:
  *     1. count_chunks: work-group g counts the kept elements of its chunk;
@@ -18,7 +18,7 @@
  *   KEEP_NONZERO                                      x != 0
  *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
  *   KEEP_EXPR=<expression over x and i>               the caller's expression, as
- *                                                     src/expression.c writes it
+ *                                                     src/runtime/expression.c writes it
  */
 #include "common.cl"
 #include "lookback.cl"
@@ -45,7 +45,7 @@
 #define KEEP(x, i) (flags[(i)] != 0) /* x is never evaluated */
 #elif defined(KEEP_EXPR)
 #include "expression.cl"
-/* The caller's expression, parsed by the library (src/expression.c): it names
+/* The caller's expression, parsed by the library (src/runtime/expression.c): it names
  * only x (the element), i (its index from src_offset), literals and built-ins. */
 int keep_expression(const T x, const ulong i)
 {

@@ -1,4 +1,4 @@
-/* What callers' expressions need (src/expression.c writes them): integer
+/* What callers' expressions need (src/runtime/expression.c writes them): integer
  * division and remainder that cannot trap, and doubles where the device has
  * them (unsuffixed floating literals are double there, as in C).
  *

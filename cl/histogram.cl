@@ -9,7 +9,7 @@
  * atomic_inc per counted element. Counts are integers, so every schedule gives
  * the same result.
  *
- * Arguments shared by both kernels, prepared by the host (src/histogram.c):
+ * Arguments shared by both kernels, prepared by the host (src/algorithms/histogram.c):
  *   float/double: lo, hi: the bounds in the element type, counted iff lo <= x < hi;
  *                 scale = bins / (hi - lo) in the element type.
  *   integers:     lo, hi: the first and last counted values (clamped to the type),

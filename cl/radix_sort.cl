@@ -1,5 +1,5 @@
 /* Stable LSD radix sort, 8 bits of the key a pass, in two forms that give the
- * same bits (src/radix_sort.c chooses and enqueues them). Once per sort:
+ * same bits (src/algorithms/radix_sort.c chooses and enqueues them). Once per sort:
  *
  *   radix_histogram  (one-sweep) every pass's digit counts;
  *   radix_plan       (one-sweep) one work-group: where each digit's keys start
@@ -50,7 +50,7 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #endif
 
 #ifndef STAGE_KEYS
-#define STAGE_KEYS 0 /* keys the CPU shape's scatter stages per digit (src/radix_sort.c) */
+#define STAGE_KEYS 0 /* keys the CPU shape's scatter stages per digit (src/algorithms/radix_sort.c) */
 #endif
 /* A store that bypasses the caches where the compiler offers one. */
 #if defined(__has_builtin)

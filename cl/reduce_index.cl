@@ -1,6 +1,6 @@
 /* The smallest (ARG_MIN) or largest (ARG_MAX) element and the index of its
  * first occurrence: each work-group folds its chunk into one (value, index)
- * pair, then one work-group folds the pairs (src/reduce_index.c).
+ * pair, then one work-group folds the pairs (src/algorithms/reduce_index.c).
  *
  * Pairs are ordered so that the fold is associative and commutative, hence the
  * same on every device and shape: the better value wins; equal values (-0.0

@@ -1,5 +1,5 @@
 /* The scan's kernels in both forms:
- *   multi-pass: pass 3 of the multi-work-group scan (src/scan.c), where each
+ *   multi-pass: pass 3 of the multi-work-group scan (src/algorithms/scan.c), where each
  *     work-group scans its chunk tile by tile, seeded with the combination of
  *     every element before it;
  *   one-sweep: one launch in which each work-group scans one tile and learns

@@ -1,5 +1,5 @@
 /* Scan by key: a scan that starts again at every segment, a run of equal
- * consecutive keys (src/scan_by_key.c). The scan's three passes over pairs
+ * consecutive keys (src/algorithms/scan_by_key.c). The scan's three passes over pairs
  * (value, head), head meaning "a segment starts in this part", combined by
  *   (a, ha) . (b, hb) = (hb ? b : a COMBINE b, ha | hb),
  * which is associative whenever COMBINE is, so the pairs of chunks and tiles
@@ -7,7 +7,7 @@
  *   segment_chunks   each work-group's chunk to one pair;
  *   segment_seeds    one work-item: the exclusive scan of those pairs;
  *   scan_by_key_chunks  each chunk scanned from its seed.
- * Reduce by key, run-length encoding and unique (src/by_key.c) also take
+ * Reduce by key, run-length encoding and unique (src/algorithms/by_key.c) also take
  * segment_flags (which elements end or start a segment) and fill_ones.
  * -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
 #include "common.cl"

@@ -1,4 +1,4 @@
-/* Image thresholds and histograms (src/threshold.c drives them).
+/* Image thresholds and histograms (src/apps/threshold.c drives them).
  *
  * Images are plain buffers: interleaved 8-bit pixels addressed in bytes
  * (offset + y * pitch + x * bpp), or planar float RGB (three planes of n

@@ -1,4 +1,4 @@
-/* CPU references for the image calls (src/threshold.c), written as plain loops
+/* CPU references for the image calls (src/apps/threshold.c), written as plain loops
  * with the library's documented arithmetic, and the photographs the tests use. */
 #ifndef CLPRIM_TESTS_REFERENCE_IMAGE_H
 #define CLPRIM_TESTS_REFERENCE_IMAGE_H

@@ -4,7 +4,7 @@
  * functions the drivers themselves build them with, so each (file, options)
  * pair here is one a call asks for. */
 #include "internal.h"
-#include "radix_sort.h"
+#include "algorithms/radix_sort.h"
 
 /* One warm-up step: builds (or loads) p unless an earlier step failed; ends p. */
 static clprim_status warm(clprim_context *ctx, clprim_status s, clprim_program *p)

@@ -9,7 +9,7 @@
  *   5. optionally, the positions gathered in sorted order.
  * No step waits on another work-group inside a kernel, and none uses atomics, so
  * the result is the same on every device and run. */
-#include "radix_sort.h"
+#include "algorithms/radix_sort.h"
 
 #include <math.h>
 #include <stdint.h>
