@@ -675,8 +675,9 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
                      ulong bases_offset, uint next_portion, __global uint *status, ulong status_offset)
 {
     const uint r = routes[route_index];
-    if (!(r & ROUTE_RUNS))
-        return;
+    /* A skipped pass goes through the same barriers over no keys, publishing and
+     * writing nothing (no early return: see radix_count). */
+    const uint runs = r & ROUTE_RUNS;
     TILE_LOCALS;
     __local uint tile_number;
     const uint lid = get_local_id(0);
@@ -694,7 +695,7 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     const uint t = tile_number;
     __global uint *tiles = status + 1;
     const ulong base = portion_begin + (ulong)t * TILE;
-    const uint valid = (uint)min((ulong)TILE, n - base);
+    const uint valid = runs ? (uint)min((ulong)TILE, n - base) : 0u;
     load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) sums,
               digit_first, digit_end);
 
@@ -702,11 +703,11 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
      * once, rank, and only then look back, by when the earlier tiles have
      * mostly published their inclusive counts (on the H100 at 2^28 keys this
      * order takes 3.1 ms a pass where looking back before ranking took 3.3). */
-    for (uint d = lid; d < RADIX; d += WG)
+    for (uint d = lid; runs && d < RADIX; d += WG)
         STATUS_STORE(tiles + (ulong)t * RADIX + d,
                      (t == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | (digit_end[d] - digit_first[d]));
     rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
-    for (uint d = lid; d < RADIX; d += WG) {
+    for (uint d = lid; runs && d < RADIX; d += WG) {
         __global uint *mine = tiles + (ulong)t * RADIX + d;
         uint before = 0;
         if (t > 0) {
