@@ -121,8 +121,8 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
                         clprim_program *p)
 {
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
-    clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu", clprim_type_info_of(spec->key_type)->name,
-                       spec->value_bytes, stage_keys(ctx, spec, shape));
+    clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu",
+                       clprim_type_info_of(spec->key_type)->name, spec->value_bytes, stage_keys(ctx, spec, shape));
 }
 
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)

@@ -84,23 +84,33 @@ typedef enum {
     F_CLASSIFY,     /* one argument as float or double; returns int */
 } function_kind;
 
+/* floating: how a call of floating arguments is written, where it differs
+ * ($0, $1, $2 the arguments): min, max and clamp as fmin and fmax, whose
+ * result beside a NaN is the number (OpenCL leaves min and max undefined
+ * there), as the built-in MIN and MAX give. */
 static const struct {
     const char *name;
     int args;
     function_kind kind;
+    const char *floating;
 } functions[] = {
-    {"abs", 1, F_INTEGER_ABS},  {"abs_diff", 2, F_INTEGER_ABS}, {"popcount", 1, F_INTEGER},
-    {"clz", 1, F_INTEGER},      {"min", 2, F_ANY},              {"max", 2, F_ANY},
-    {"clamp", 3, F_ANY},        {"fabs", 1, F_FLOATING},        {"floor", 1, F_FLOATING},
-    {"ceil", 1, F_FLOATING},    {"round", 1, F_FLOATING},       {"trunc", 1, F_FLOATING},
-    {"sqrt", 1, F_FLOATING},    {"cbrt", 1, F_FLOATING},        {"exp", 1, F_FLOATING},
-    {"exp2", 1, F_FLOATING},    {"log", 1, F_FLOATING},         {"log2", 1, F_FLOATING},
-    {"log10", 1, F_FLOATING},   {"sin", 1, F_FLOATING},         {"cos", 1, F_FLOATING},
-    {"tan", 1, F_FLOATING},     {"atan", 1, F_FLOATING},        {"pow", 2, F_FLOATING},
-    {"atan2", 2, F_FLOATING},   {"hypot", 2, F_FLOATING},       {"fmod", 2, F_FLOATING},
-    {"fmin", 2, F_FLOATING},    {"fmax", 2, F_FLOATING},        {"copysign", 2, F_FLOATING},
-    {"isnan", 1, F_CLASSIFY},   {"isinf", 1, F_CLASSIFY},       {"isfinite", 1, F_CLASSIFY},
-    {"signbit", 1, F_CLASSIFY},
+    {"abs", 1, F_INTEGER_ABS, NULL},           {"abs_diff", 2, F_INTEGER_ABS, NULL},
+    {"popcount", 1, F_INTEGER, NULL},          {"clz", 1, F_INTEGER, NULL},
+    {"min", 2, F_ANY, "fmin($0,$1)"},          {"max", 2, F_ANY, "fmax($0,$1)"},
+    {"clamp", 3, F_ANY, "fmin(fmax($0,$1),$2)"}, {"fabs", 1, F_FLOATING, NULL},
+    {"floor", 1, F_FLOATING, NULL},            {"ceil", 1, F_FLOATING, NULL},
+    {"round", 1, F_FLOATING, NULL},            {"trunc", 1, F_FLOATING, NULL},
+    {"sqrt", 1, F_FLOATING, NULL},             {"cbrt", 1, F_FLOATING, NULL},
+    {"exp", 1, F_FLOATING, NULL},              {"exp2", 1, F_FLOATING, NULL},
+    {"log", 1, F_FLOATING, NULL},              {"log2", 1, F_FLOATING, NULL},
+    {"log10", 1, F_FLOATING, NULL},            {"sin", 1, F_FLOATING, NULL},
+    {"cos", 1, F_FLOATING, NULL},              {"tan", 1, F_FLOATING, NULL},
+    {"atan", 1, F_FLOATING, NULL},             {"pow", 2, F_FLOATING, NULL},
+    {"atan2", 2, F_FLOATING, NULL},            {"hypot", 2, F_FLOATING, NULL},
+    {"fmod", 2, F_FLOATING, NULL},             {"fmin", 2, F_FLOATING, NULL},
+    {"fmax", 2, F_FLOATING, NULL},             {"copysign", 2, F_FLOATING, NULL},
+    {"isnan", 1, F_CLASSIFY, NULL},            {"isinf", 1, F_CLASSIFY, NULL},
+    {"isfinite", 1, F_CLASSIFY, NULL},         {"signbit", 1, F_CLASSIFY, NULL},
 };
 #define FUNCTIONS ((int)(sizeof functions / sizeof functions[0]))
 #define MAX_ARGS 3
@@ -661,34 +671,28 @@ static void write_truth(writer *w, const parser *ps, int index)
     put_text(w, "!=0)");
 }
 
-/* A call; min, max and clamp of floating arguments are written with fmin and
- * fmax, whose result beside a NaN is the number (OpenCL leaves min and max
- * undefined there), as the built-in MIN and MAX give. */
+/* A call: name(args), or the function's floating form; each argument is cast
+ * to the type the call takes. */
 static void write_call(writer *w, const parser *ps, const node *n)
 {
-    const char *name = functions[n->which].name;
-    const int floating = is_floating(n->arguments);
-    if (floating && !strcmp(name, "clamp")) { /* fmin(fmax(x, lo), hi) */
-        put_text(w, "fmin(fmax(");
-        write_cast(w, ps, n->arguments, n->kids[0]);
-        put_text(w, ",");
-        write_cast(w, ps, n->arguments, n->kids[1]);
-        put_text(w, "),");
-        write_cast(w, ps, n->arguments, n->kids[2]);
+    const char *form = is_floating(n->arguments) ? functions[n->which].floating : NULL;
+    if (!form) {
+        put_text(w, functions[n->which].name);
+        put_text(w, "(");
+        for (int k = 0; k < MAX_ARGS && n->kids[k] >= 0; k++) {
+            if (k)
+                put_text(w, ",");
+            write_cast(w, ps, n->arguments, n->kids[k]);
+        }
         put_text(w, ")");
         return;
     }
-    if (floating && (!strcmp(name, "min") || !strcmp(name, "max")))
-        put_text(w, name[1] == 'i' ? "fmin" : "fmax");
-    else
-        put_text(w, name);
-    put_text(w, "(");
-    for (int k = 0; k < MAX_ARGS && n->kids[k] >= 0; k++) {
-        if (k)
-            put_text(w, ",");
-        write_cast(w, ps, n->arguments, n->kids[k]);
+    for (const char *c = form; *c; c++) {
+        if (*c == '$')
+            write_cast(w, ps, n->arguments, n->kids[*++c - '0']);
+        else
+            put(w, c, 1);
     }
-    put_text(w, ")");
 }
 
 /* Node `index`; with inline_chain, a binary node leaves out its outer pair (the
