@@ -449,3 +449,30 @@ void reference_affine_u64(void *acc, const void *x)
     const uint32_t c = (uint32_t)a * (uint32_t)(b >> 32) + (uint32_t)b;
     *(uint64_t *)acc = (uint64_t)m << 32 | c;
 }
+
+size_t reference_runs(clprim_type key_type, const void *keys_v, clprim_type t, clprim_op op, const void *vals,
+                      size_t n, void *keys_out_v, void *vals_out_v, uint64_t *lengths, int first_key)
+{
+    const unsigned char *keys = keys_v;
+    unsigned char *keys_out = keys_out_v, *vals_out = vals_out_v;
+    const size_t ks = reference_type_size(key_type), es = reference_type_size(t);
+    unsigned char *scanned = malloc(n * es + 1);
+    if (!scanned)
+        abort();
+    if (vals)
+        reference_scan_by_key(key_type, keys, t, op, NULL, NULL, 0, vals, scanned, n);
+    size_t runs = 0, start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && !memcmp(keys + i * ks, keys + (i + 1) * ks, ks))
+            continue;
+        memcpy(keys_out + runs * ks, keys + (first_key ? start : i) * ks, ks);
+        if (vals)
+            memcpy(vals_out + runs * es, scanned + i * es, es);
+        if (lengths)
+            lengths[runs] = i + 1 - start;
+        runs++;
+        start = i + 1;
+    }
+    free(scanned);
+    return runs;
+}

@@ -52,6 +52,13 @@ void reference_affine_u64(void *acc, const void *x);
 void reference_scan_by_key(clprim_type key_type, const void *keys, clprim_type t, clprim_op op, reference_fold fold,
                            const void *identity, int exclusive, const void *src, void *dst, size_t n);
 
+/* Runs of equal consecutive keys (reduce by key, run-length encoding, unique):
+ * each run's first key (first_key) or last one to keys_out; with vals, the
+ * scan by key's value at the run's end (the run's reduction) to vals_out; with
+ * lengths, each run's length. Returns the number of runs. */
+size_t reference_runs(clprim_type key_type, const void *keys, clprim_type t, clprim_op op, const void *vals, size_t n,
+                      void *keys_out, void *vals_out, uint64_t *lengths, int first_key);
+
 /* The seeded scan (clprim_scan_seeded): the inclusive scan of [*seed, src[0],
  * ..., src[n - 1]], its elements 1..n (inclusive) or 0..n-1 (exclusive, so
  * dst[0] = *seed); the built-in op, or fold when not NULL. */

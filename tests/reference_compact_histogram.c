@@ -4,6 +4,7 @@
  * one in the element type (built with -ffp-contract=off; there is no a*b+c to
  * fuse anyway). */
 #include "reference_compact_histogram.h"
+#include "reference.h"
 
 #include <math.h>
 #include <string.h>
@@ -141,6 +142,61 @@ void reference_histogram(clprim_type t, const void *src, size_t stride, size_t n
     const unsigned char *in = src;
     for (size_t i = 0; i < n; i++) {
         long long b = reference_bin(t, in + i * stride * es, lo, hi, bins);
+        if (b >= 0)
+            counts[b]++;
+    }
+}
+
+/* ---- Histograms over edges ---- */
+
+#define COMPARE_AS(C, op)                                                                                    \
+    do {                                                                                                     \
+        C x, y;                                                                                              \
+        memcpy(&x, a, sizeof x);                                                                             \
+        memcpy(&y, b, sizeof y);                                                                             \
+        return x op y;                                                                                       \
+    } while (0)
+#define COMPARE(name, op)                                                                                    \
+    int name(clprim_type t, const void *a, const void *b)                                                    \
+    {                                                                                                        \
+        switch (t) {                                                                                         \
+        case CLPRIM_INT32: COMPARE_AS(int32_t, op);                                                          \
+        case CLPRIM_UINT32: COMPARE_AS(uint32_t, op);                                                        \
+        case CLPRIM_INT64: COMPARE_AS(int64_t, op);                                                          \
+        case CLPRIM_UINT64: COMPARE_AS(uint64_t, op);                                                        \
+        case CLPRIM_FLOAT: COMPARE_AS(float, op);                                                            \
+        case CLPRIM_DOUBLE: COMPARE_AS(double, op);                                                          \
+        case CLPRIM_UINT8: COMPARE_AS(uint8_t, op);                                                          \
+        }                                                                                                    \
+        return 0;                                                                                            \
+    }
+COMPARE(reference_less, <)
+static COMPARE(less_equal, <=)
+
+static long long range_bin(clprim_type t, const unsigned char *x, const unsigned char *edges, size_t bins)
+{
+    const size_t es = reference_type_size(t);
+    if (!less_equal(t, edges, x) || !reference_less(t, x, edges + bins * es))
+        return -1;
+    size_t first = 0, count = bins + 1; /* the first edge above x lies in [first, first + count) */
+    while (count > 0) {
+        const size_t half = count / 2;
+        if (!reference_less(t, x, edges + (first + half) * es)) {
+            first += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return (long long)first - 1;
+}
+
+void reference_histogram_range(clprim_type t, const void *src, size_t n, const void *edges, size_t bins,
+                               uint32_t *counts)
+{
+    const size_t es = reference_type_size(t);
+    for (size_t i = 0; i < n; i++) {
+        const long long b = range_bin(t, (const unsigned char *)src + i * es, edges, bins);
         if (b >= 0)
             counts[b]++;
     }

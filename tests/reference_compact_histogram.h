@@ -27,6 +27,15 @@ size_t reference_compact(clprim_type t, clprim_keep keep, const void *value, con
 void reference_histogram(clprim_type t, const void *src, size_t stride, size_t n, double lo, double hi,
                          size_t bins, uint32_t *counts);
 
+/* a < b in the element type (IEEE for floats: false beside a NaN). */
+int reference_less(clprim_type t, const void *a, const void *b);
+
+/* clprim_histogram_range's counts: adds to counts[b] the elements of src[0..n)
+ * with edges[b] <= x < edges[b + 1], the bin found as one below the first edge
+ * above x (an upper bound, by its own search). */
+void reference_histogram_range(clprim_type t, const void *src, size_t n, const void *edges, size_t bins,
+                               uint32_t *counts);
+
 /* The bin of one element, or -1 when it is not counted. */
 long long reference_bin(clprim_type t, const void *x, double lo, double hi, size_t bins);
 

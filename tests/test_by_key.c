@@ -10,35 +10,6 @@
 #include "harness.h"
 #include "reference.h"
 
-static int same(const unsigned char *keys, size_t ks, size_t i, size_t j)
-{
-    return memcmp(keys + i * ks, keys + j * ks, ks) == 0;
-}
-
-/* The C answer: the runs' last keys and their scans' last values (or lengths). */
-static size_t c_runs(clprim_type kt, const unsigned char *keys, clprim_type t, clprim_op op, const unsigned char *vals,
-                     size_t n, unsigned char *keys_out, unsigned char *vals_out, uint64_t *lengths, int first_key)
-{
-    const size_t ks = reference_type_size(kt), es = reference_type_size(t);
-    unsigned char *scanned = harness_malloc(n * es + 1);
-    if (vals)
-        reference_scan_by_key(kt, keys, t, op, NULL, NULL, 0, vals, scanned, n);
-    size_t runs = 0, start = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i + 1 < n && same(keys, ks, i, i + 1))
-            continue;
-        memcpy(keys_out + runs * ks, keys + (first_key ? start : i) * ks, ks);
-        if (vals)
-            memcpy(vals_out + runs * es, scanned + i * es, es);
-        if (lengths)
-            lengths[runs] = i + 1 - start;
-        runs++;
-        start = i + 1;
-    }
-    free(scanned);
-    return runs;
-}
-
 enum { REDUCE, RLE, UNIQUE };
 
 static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_type t, clprim_op op, size_t n,
@@ -52,7 +23,7 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
     harness_fill_exact_sums(t, vals, len, rng);
     memset(want_k, HARNESS_SENTINEL, len * ks);
     memset(want_v, HARNESS_SENTINEL, len * es);
-    const size_t runs = c_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
+    const size_t runs = reference_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
                                what == REDUCE ? want_v + 2 * es : NULL, what == RLE ? (uint64_t *)want_v + 2 : NULL,
                                what == UNIQUE);
     cl_mem kbuf = harness_buffer(ctx, len * ks, keys), vbuf = harness_buffer(ctx, len * es, vals);

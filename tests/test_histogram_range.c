@@ -14,37 +14,12 @@
 
 #include "harness.h"
 #include "reference.h"
-
-/* ---- Comparisons in the element type ---- */
-
-#define COMPARE_AS(C, op)                                                                                    \
-    do {                                                                                                     \
-        C x, y;                                                                                              \
-        memcpy(&x, a, sizeof x);                                                                             \
-        memcpy(&y, b, sizeof y);                                                                             \
-        return x op y;                                                                                       \
-    } while (0)
-#define COMPARE(name, op)                                                                                    \
-    static int name(clprim_type t, const void *a, const void *b)                                             \
-    {                                                                                                        \
-        switch (t) {                                                                                         \
-        case CLPRIM_INT32: COMPARE_AS(int32_t, op);                                                          \
-        case CLPRIM_UINT32: COMPARE_AS(uint32_t, op);                                                        \
-        case CLPRIM_INT64: COMPARE_AS(int64_t, op);                                                          \
-        case CLPRIM_UINT64: COMPARE_AS(uint64_t, op);                                                        \
-        case CLPRIM_FLOAT: COMPARE_AS(float, op);                                                            \
-        case CLPRIM_DOUBLE: COMPARE_AS(double, op);                                                          \
-        case CLPRIM_UINT8: COMPARE_AS(uint8_t, op);                                                          \
-        }                                                                                                    \
-        return 0;                                                                                            \
-    }
-COMPARE(less, <)
-COMPARE(less_equal, <=)
+#include "reference_compact_histogram.h"
 
 static clprim_type sort_type; /* for qsort's comparator */
 static int sort_compare(const void *a, const void *b)
 {
-    return less(sort_type, a, b) ? -1 : less(sort_type, b, a);
+    return reference_less(sort_type, a, b) ? -1 : reference_less(sort_type, b, a);
 }
 
 /* Sorts `count` elements ascending and keeps one of each value; returns how many remain. */
@@ -55,40 +30,9 @@ static size_t sort_unique(clprim_type t, unsigned char *v, size_t count)
     qsort(v, count, es, sort_compare);
     size_t kept = count ? 1 : 0;
     for (size_t i = 1; i < count; i++)
-        if (less(t, v + (kept - 1) * es, v + i * es))
+        if (reference_less(t, v + (kept - 1) * es, v + i * es))
             memcpy(v + kept++ * es, v + i * es, es);
     return kept;
-}
-
-/* The reference: counted when edges[0] <= x < edges[bins]; the bin is one
- * below the first edge above x (an upper bound, found by its own search). */
-static long long reference_range_bin(clprim_type t, const unsigned char *x, const unsigned char *edges, size_t bins)
-{
-    const size_t es = reference_type_size(t);
-    if (!less_equal(t, edges, x) || !less(t, x, edges + bins * es))
-        return -1;
-    size_t first = 0, count = bins + 1; /* the first edge above x lies in [first, first + count) */
-    while (count > 0) {
-        const size_t half = count / 2;
-        if (!less(t, x, edges + (first + half) * es)) {
-            first += half + 1;
-            count -= half + 1;
-        } else {
-            count = half;
-        }
-    }
-    return (long long)first - 1;
-}
-
-static void reference_range(clprim_type t, const unsigned char *src, size_t n, const unsigned char *edges,
-                            size_t bins, uint32_t *counts)
-{
-    const size_t es = reference_type_size(t);
-    for (size_t i = 0; i < n; i++) {
-        const long long b = reference_range_bin(t, src + i * es, edges, bins);
-        if (b >= 0)
-            counts[b]++;
-    }
 }
 
 static int type_runs(clprim_context *ctx, clprim_type t)
@@ -202,7 +146,7 @@ static void check_range(clprim_context *ctx, clprim_type t, const unsigned char 
     memcpy(want, init, total * 4);
     if (!setup->accumulate)
         memset(want + GUARD, 0, bins * 4);
-    reference_range(t, src, n, edges, bins, want + GUARD);
+    reference_histogram_range(t, src, n, edges, bins, want + GUARD);
     clprim_status s = run_range(ctx, t, src, n, edges, bins, setup, init, got);
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", what, clprim_last_error(ctx));
     for (size_t i = 0; i < total; i++)
@@ -366,15 +310,15 @@ START_TEST(range_empty_and_accumulate)
             ck_assert_int_eq(clprim_histogram_range(ctx, t, sbuf, 0, 1000, ebuf, 0, bins, cbuf, 0, 1, 0, NULL, NULL),
                              CLPRIM_SUCCESS);
         harness_read(ctx, cbuf, 0, sizeof got, got);
-        reference_range(t, src, 1000, edges, bins, want);
-        reference_range(t, src, 1000, edges, bins, want);
+        reference_histogram_range(t, src, 1000, edges, bins, want);
+        reference_histogram_range(t, src, 1000, edges, bins, want);
         ck_assert_msg(memcmp(got, want, bins * 4) == 0 && got[bins] == 0, "accumulating twice");
         /* Overwrite after that starts again from zero. */
         ck_assert_int_eq(clprim_histogram_range(ctx, t, sbuf, 0, 1000, ebuf, 0, bins, cbuf, 0, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         harness_read(ctx, cbuf, 0, sizeof got, got);
         memset(want, 0, sizeof want);
-        reference_range(t, src, 1000, edges, bins, want);
+        reference_histogram_range(t, src, 1000, edges, bins, want);
         ck_assert_msg(memcmp(got, want, sizeof got) == 0, "overwriting after accumulating");
         /* src and edges may be the same buffer. */
         ck_assert_int_eq(clprim_histogram_range(ctx, t, sbuf, 0, 1000, sbuf, 0, 3, cbuf, 0, 0, 0, NULL, NULL),

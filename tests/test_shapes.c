@@ -193,17 +193,12 @@ static void check_keyed_and_custom(clprim_context *ctx, const char *what, uint64
     reference_scan_by_key(CLPRIM_INT32, keys, CLPRIM_INT32, CLPRIM_SUM, NULL, NULL, 0, values, want, n);
     CHECK(!memcmp(out, want, n * 4), "%s scan by key differs", what);
 
-    size_t runs = 0, want_runs = 0;
+    size_t runs = 0;
     ck_assert_int_eq(clprim_reduce_by_key(ctx, CLPRIM_INT32, CLPRIM_INT32, CLPRIM_SUM, NULL, keys_buf, 0, values_buf,
                                           0, n, keys_out, 0, dst, 0, &runs, NULL, 0, 0, NULL, NULL),
                      CLPRIM_SUCCESS);
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || keys[i] != keys[i - 1]) {
-            keys_got[want_runs] = keys[i];
-            want[want_runs++] = 0;
-        }
-        want[want_runs - 1] = (int32_t)((uint32_t)want[want_runs - 1] + (uint32_t)values[i]);
-    }
+    const size_t want_runs =
+        reference_runs(CLPRIM_INT32, keys, CLPRIM_INT32, CLPRIM_SUM, values, n, keys_got, want, NULL, 1);
     CHECK(runs == want_runs, "%s reduce by key: %zu runs, want %zu", what, runs, want_runs);
     harness_read(ctx, dst, 0, runs * 4, out);
     CHECK(!memcmp(out, want, runs * 4), "%s reduce by key: sums differ", what);
@@ -243,10 +238,7 @@ static void check_keyed_and_custom(clprim_context *ctx, const char *what, uint64
     ck_assert_int_eq(clprim_histogram_range(ctx, CLPRIM_INT32, values_buf, 0, n, edges_buf, 0, BINS, counts_buf, 0, 0,
                                             0, NULL, NULL),
                      CLPRIM_SUCCESS);
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < BINS; b++)
-            if (values[i] >= edges[b] && values[i] < edges[b + 1])
-                want_counts[b]++;
+    reference_histogram_range(CLPRIM_INT32, values, n, edges, BINS, want_counts);
     harness_read(ctx, counts_buf, 0, sizeof counts, counts);
     CHECK(!memcmp(counts, want_counts, sizeof counts), "%s histogram over edges differs", what);
 
