@@ -49,6 +49,10 @@
  * bytes (default 256M; a number of bytes or a whole number with K, M or G;
  * 0 turns the disk cache off; a malformed value is ignored): after a store
  * pushes them over, the least recently used (stored or loaded) go first.
+ * On PoCL, which caches the programs it builds in its own folder
+ * ($POCL_CACHE_DIR), the disk cache is not used unless $POCL_KERNEL_CACHE is 0:
+ * a second cache would gain nothing, and a program's binary costs PoCL a
+ * compilation of each of its kernels for any work-group size.
  *
  * Buffer arguments: every cl_mem must be a buffer (an image object is
  * CLPRIM_INVALID_ARGUMENT) of the context's cl_context; one the call writes may
@@ -232,7 +236,9 @@ CLPRIM_API clprim_tuning clprim_get_tuning(const clprim_context *ctx);
 
 /* Long blocking calls report their steps to this function when one is set:
  * clprim_kmeans calls it after each iteration with what = "k-means", done = the
- * iterations run so far and total = max_iterations (the run may stop sooner).
+ * iterations run so far and total = max_iterations (the run may stop sooner);
+ * clprim_warm_up after each program with what = "warm-up", done = the programs
+ * built or loaded so far and total = all it will build.
  * It runs on the calling thread, inside the call, and must not call libclprim
  * with this context. fn == NULL turns reporting off (the default). */
 typedef void (*clprim_progress_fn)(void *user, const char *what, unsigned long done, unsigned long total);

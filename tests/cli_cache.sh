@@ -37,6 +37,15 @@ expect 1 "writable by group or others" "$clprim" cache clear
 chmod 700 "$CLPRIM_CACHE_DIR"
 expect 0 "is set but empty" env CLPRIM_CACHE_DIR= "$clprim" cache info
 
+# On PoCL, with its own cache on, the disk cache is left alone.
+if "$clprim" devices 2>/dev/null | grep -q "Portable Computing Language"; then
+    expect 0 "PoCL caches the programs it builds itself" \
+        env -u POCL_KERNEL_CACHE POCL_CACHE_DIR="$tmp/pocl" "$clprim" cache warm --device cpu
+    left=$(ls "$CLPRIM_CACHE_DIR" | grep -c '^[0-9a-f]\{16\}\.bin$')
+    if [ "$left" -eq 0 ]; then echo "ok: no entries stored beside PoCL's cache"; else
+        echo "FAIL: $left entries stored beside PoCL's cache"; failures=$((failures + 1)); fi
+fi
+
 expect 0 "usage: clprim cache warm" "$clprim" cache --help
 expect 2 "say warm, clear or info" "$clprim" cache
 expect 2 "unknown action \"purge\"" "$clprim" cache purge

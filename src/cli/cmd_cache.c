@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "internal.h"
 #include "options.h"
+#include "progress.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,13 +68,21 @@ static int cache_clear(void)
     return 0;
 }
 
+static void show_program(void *user, const char *what, unsigned long done, unsigned long total)
+{
+    (void)user;
+    cli_progress("%s: program %lu of %lu", what, done, total);
+}
+
 static int cache_warm(const char *device)
 {
     clprim_context *ctx = cli_open(device);
     if (!ctx)
         return 1;
     double start = cli_now();
+    clprim_set_progress(ctx, show_program, NULL);
     clprim_status s = clprim_warm_up(ctx);
+    cli_progress_clear();
     unsigned compiled, loaded;
     clprim_program_counts(ctx, &compiled, &loaded);
     if (s != CLPRIM_SUCCESS)

@@ -6,89 +6,113 @@
 #include "internal.h"
 #include "algorithms/radix_sort.h"
 
-/* One warm-up step: builds (or loads) p unless an earlier step failed; ends p. */
-static clprim_status warm(clprim_context *ctx, clprim_status s, clprim_program *p)
+/* One pass over every program: counting them first, then building each (or
+ * loading it) and reporting progress, until one fails. */
+typedef struct {
+    clprim_context *ctx;
+    int counting;
+    clprim_status s;
+    unsigned long done, total;
+} warm_run;
+
+/* One warm-up step: p, made with status `made`, is built unless a step failed;
+ * ends p. */
+static void warm(warm_run *w, clprim_status made, clprim_program *p)
 {
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_program_prepare(ctx, p);
+    if (w->counting) {
+        w->total++;
+    } else if (w->s == CLPRIM_SUCCESS) {
+        w->s = made == CLPRIM_SUCCESS ? clprim_program_prepare(w->ctx, p) : made;
+        w->done++;
+        if (w->s == CLPRIM_SUCCESS && w->ctx->progress)
+            w->ctx->progress(w->ctx->progress_user, "warm-up", w->done, w->total);
+    }
     clprim_program_end(p);
-    return s;
 }
 
 /* Scan and reduce (reduce.cl, scan.cl) per built-in operator, argmin and
  * argmax; compaction per predicate kind but expressions (compiled per
  * expression, like callers' operators); histograms. */
-static clprim_status warm_type(clprim_context *ctx, clprim_type t, const clprim_type_info *type)
+static void warm_type(warm_run *w, clprim_type t, const clprim_type_info *type)
 {
-    clprim_status s = CLPRIM_SUCCESS;
+    clprim_context *ctx = w->ctx;
     clprim_program p;
     const int one_sweep = clprim_one_sweep_available(ctx);
     const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
     for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
         const clprim_combine c = clprim_combine_builtin((clprim_op)op);
         clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
-        s = warm(ctx, s, &p);
+        warm(w, CLPRIM_SUCCESS, &p);
         clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
-        s = warm(ctx, s, &p);
+        warm(w, CLPRIM_SUCCESS, &p);
         if (one_sweep && clprim_one_sweep_exact(type, &c)) {
             clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
-            s = warm(ctx, s, &p);
+            warm(w, CLPRIM_SUCCESS, &p);
         }
         if (op != CLPRIM_SUM) {
             clprim_reduce_index_program(ctx, type, (clprim_op)op, &p);
-            s = warm(ctx, s, &p);
+            warm(w, CLPRIM_SUCCESS, &p);
         }
     }
-    for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION && s == CLPRIM_SUCCESS; keep++) {
+    for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
         const clprim_predicate predicate = {.keep = (clprim_keep)keep};
         const clprim_tuning shape = clprim_compact_shape(ctx, one_sweep);
-        const clprim_status parsed = clprim_compact_program(ctx, t, type, &predicate, &shape, &p);
-        s = warm(ctx, parsed, &p);
+        warm(w, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
     }
     clprim_histogram_program(ctx, type, &p);
-    s = warm(ctx, s, &p);
+    warm(w, CLPRIM_SUCCESS, &p);
     clprim_histogram_range_program(ctx, type, &p);
-    return warm(ctx, s, &p);
+    warm(w, CLPRIM_SUCCESS, &p);
 }
 
 /* Radix sort (and box sort's), box sort, thresholds and image histograms,
  * k-means per pixel format. */
-static clprim_status warm_images_and_sorts(clprim_context *ctx)
+static void warm_images_and_sorts(warm_run *w)
 {
-    clprim_status s = CLPRIM_SUCCESS;
+    clprim_context *ctx = w->ctx;
     clprim_program p;
     const clprim_type keys[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT, CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         for (size_t value_bytes = 0; value_bytes <= 8; value_bytes += 4) {
             const clprim_sort_spec spec = {keys[k], value_bytes, 0, 0, 32};
             if (clprim_radix_sort_program(ctx, &spec, &p))
-                s = warm(ctx, s, &p);
+                warm(w, CLPRIM_SUCCESS, &p);
             else
                 clprim_program_end(&p);
         }
     clprim_box_sort_program(ctx, &p);
-    s = warm(ctx, s, &p);
+    warm(w, CLPRIM_SUCCESS, &p);
     for (int index32 = 0; index32 < 2; index32++) {
         clprim_threshold_program(ctx, index32, &p);
-        s = warm(ctx, s, &p);
+        warm(w, CLPRIM_SUCCESS, &p);
     }
     const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         clprim_kmeans_program(ctx, formats[f], &p);
-        s = warm(ctx, s, &p);
+        warm(w, CLPRIM_SUCCESS, &p);
     }
-    return s;
+}
+
+static void warm_everything(warm_run *w)
+{
+    for (clprim_type t = 0; clprim_type_info_of(t); t++) {
+        const clprim_type_info *type = clprim_type_info_of(t);
+        if (!type->needs_fp64 || w->ctx->has_fp64)
+            warm_type(w, t, type);
+    }
+    warm_images_and_sorts(w);
 }
 
 clprim_status clprim_warm_up(clprim_context *ctx)
 {
     CLPRIM_ENTER(s, ctx, "clprim_warm_up");
-    for (clprim_type t = 0; s == CLPRIM_SUCCESS && clprim_type_info_of(t); t++) {
-        const clprim_type_info *type = clprim_type_info_of(t);
-        if (!type->needs_fp64 || ctx->has_fp64)
-            s = warm_type(ctx, t, type);
-    }
-    return s == CLPRIM_SUCCESS ? warm_images_and_sorts(ctx) : s;
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    warm_run w = {ctx, 1, CLPRIM_SUCCESS, 0, 0};
+    warm_everything(&w);
+    w.counting = 0;
+    warm_everything(&w);
+    return w.s;
 }
 
 void clprim_program_counts(const clprim_context *ctx, unsigned *compiled, unsigned *loaded)
