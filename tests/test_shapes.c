@@ -5,10 +5,11 @@
  *
  * The default run covers the shapes around every edge of the kernels' code
  * (one work-item, two, the smallest tiles, odd item counts, the device
- * default) and every power-of-two work-group size up to the device's largest,
- * every other one in the one-sweep form, so that no work-group size a caller
- * may set is untested; $CLPRIM_TEST_SHAPES=all
- * (the long suite) sweeps every power-of-two work-group size with item counts
+ * default) and a few wide work-groups in both forms, 512 and 1024 among them
+ * (PoCL 3 miscompiles kernels of more than 256 work-items that return before
+ * a barrier), and checks that a device refuses 16384 cleanly;
+ * $CLPRIM_TEST_SHAPES=all (the long suite) adds every power-of-two
+ * work-group size up to the device's largest in both forms, with item counts
  * 1..8 and the powers of two up to 1024. The arrays span a few tiles of the
  * shape, so every shape runs several work-groups. Each shape is a Check loop
  * iteration, so a crash names its shape and the others still run. */
@@ -28,10 +29,12 @@ typedef struct {
 } shape;
 
 static const shape edge_shapes[] = {
-    {1, 1}, {1, 3}, {1, 1024}, {2, 1}, {2, 2}, {2, 5}, {4, 1}, {4, 3}, {8, 8}, {0, 0} /* the default */,
+    {1, 1},   {1, 3},   {1, 1024}, {2, 1}, {2, 2},   {2, 5},  {4, 1}, {4, 3}, {8, 8}, {0, 0} /* the default */,
+    {16, 2},  {64, 1, CLPRIM_FORM_ONE_SWEEP}, {512, 1}, {1024, 1, CLPRIM_FORM_ONE_SWEEP},
+    {16384, 1} /* beyond every device's largest: refused */,
 };
 
-#define MAX_SHAPES 256
+#define MAX_SHAPES 512
 static shape sweep[MAX_SHAPES];
 static size_t sweep_count;
 
@@ -41,27 +44,23 @@ static size_t sweep_count;
  * its tests would hang PoCL in the child.) */
 #define WIDEST_SWEPT 16384
 
-/* The shapes under test: the edge list and the power-of-two work-groups above
- * it (items alternating 1 and 2), or with $CLPRIM_TEST_SHAPES=all every
- * candidate. Shapes a device refuses are skipped by the test itself, after
- * checking the refusal. */
+/* The shapes under test: the edge list, and with $CLPRIM_TEST_SHAPES=all every
+ * power-of-two work-group in the one-sweep form and with every item count.
+ * Shapes a device refuses are skipped by the test itself, after checking the
+ * refusal. */
 static void build_sweep(void)
 {
-    const size_t widest = WIDEST_SWEPT;
+    sweep_count = sizeof edge_shapes / sizeof edge_shapes[0];
+    memcpy(sweep, edge_shapes, sizeof edge_shapes);
     const char *which = getenv("CLPRIM_TEST_SHAPES");
-    if (!which || strcmp(which, "all") != 0) {
-        sweep_count = sizeof edge_shapes / sizeof edge_shapes[0];
-        memcpy(sweep, edge_shapes, sizeof edge_shapes);
-        /* Every other size in the one-sweep form, so that scan, compaction and
-         * the sort's one-sweep kernels meet the wide work-groups too. */
-        for (size_t wg = 16; wg <= widest && sweep_count < MAX_SHAPES; wg *= 2)
-            sweep[sweep_count++] = (shape){wg, wg % 32 ? 2 : 1, wg % 32 ? CLPRIM_FORM_DEFAULT : CLPRIM_FORM_ONE_SWEEP};
+    if (!which || strcmp(which, "all") != 0)
         return;
-    }
     static const size_t items[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 128, 256, 512, 1024};
-    for (size_t wg = 1; wg <= widest; wg *= 2)
+    for (size_t wg = 1; wg <= WIDEST_SWEPT; wg *= 2) {
+        sweep[sweep_count++] = (shape){wg, wg % 32 ? 2 : 1, CLPRIM_FORM_ONE_SWEEP};
         for (size_t k = 0; k < sizeof items / sizeof items[0] && sweep_count < MAX_SHAPES; k++)
             sweep[sweep_count++] = (shape){wg, items[k], CLPRIM_FORM_DEFAULT};
+    }
 }
 
 /* Sets the shape (a zero shape keeps the default); returns 0 when the device
