@@ -11,6 +11,9 @@
  *   one-sweep, compact_tiles: one launch in which each work-group compacts one
  *   tile and learns how many elements the tiles before it keep by decoupled
  *   look-back (cl/lookback.cl).
+ * A partition (clprim_partition) is the multi-pass form with `partition` set:
+ * pass 3 also writes the rejected elements, in order, from the total kept
+ * count on.
  * With WG == 1 (the CPU shape) the kernels are plain sequential loops.
  *
  * Options: -DTYPE=<NAME> (cl/types.h) and one predicate:
@@ -97,6 +100,23 @@ ulong compact_run(__global const T *src, __global const uchar *flags, const T va
     return out + staged;
 }
 
+/* The CPU shape of a partition: src[begin, end)'s kept elements to dst from
+ * position out, the rejected ones from position rejected. */
+ulong partition_run(__global const T *src, __global const uchar *flags, const T value, const int compare,
+                    __global T *dst, const ulong begin, const ulong end, ulong out, ulong rejected)
+{
+    for (ulong i = begin; i < end; i++) {
+        const T x = src[i];
+        if (KEEP(x, i))
+            dst[out++] = x;
+        else
+            dst[rejected++] = x;
+    }
+    (void)value;
+    (void)compare;
+    return out;
+}
+
 /* A tile of src[base, end), staged in local memory with a coalesced load;
  * this work-item takes its run of ITEMS consecutive elements into registers
  * and judges them. Returns how many of them it keeps. */
@@ -124,18 +144,28 @@ uint judge_items(__global const T *src, __global const uchar *flags, const T val
 
 /* After the work-group's count scan (which no tile read outlives), this
  * work-item's kept elements to the tile's front from position at, then,
- * past a barrier, the tile's `total` kept elements out to dst[out, ...). */
+ * past a barrier, the tile's `total` kept elements out to dst[out, ...).
+ * A partition (rejected_out not ~0) stages the tile's rejected elements after
+ * the kept ones and writes them to dst[rejected_out, ...) too. */
 void write_kept(__local T *tile, const T *x, const uchar *keep, uint at, __global T *dst, const ulong out,
-                const uint total)
+                const uint total, const ulong rejected_out, const ulong valid)
 {
+    const int partition = rejected_out != ~0ul;
+    uint rejected_at = total + get_local_id(0) * ITEMS - at; /* rejected before mine, after the kept */
     for (uint k = 0; k < ITEMS; k++)
         if (keep[k]) {
             tile[PAD(at)] = x[k];
             at++;
+        } else if (partition && get_local_id(0) * ITEMS + k < valid) {
+            tile[PAD(rejected_at)] = x[k];
+            rejected_at++;
         }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = get_local_id(0); j < total; j += WG)
         dst[out + j] = tile[PAD(j)];
+    if (partition)
+        for (uint j = total + get_local_id(0); j < valid; j += WG)
+            dst[rejected_out + (j - total)] = tile[PAD(j)];
 }
 
 /* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)).
@@ -178,14 +208,16 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
  * takes ITEMS consecutive elements into registers and judges them; one
  * work-group scan of the work-items' counts gives each kept element its place;
  * they are compacted into local memory and written out coalesced. Only
- * dst[seed .. seed + kept) is written. The last work-group writes the total
+ * dst[seed .. seed + kept) is written, and with `partition` (never SEED_NONE)
+ * also the chunk's rejected elements, from the total kept count plus the
+ * elements rejected before the chunk. The last work-group writes the total
  * count to count_out[count_offset] when write_count is set. src and dst must not
  * overlap (for in place, the host copies the input aside first). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scatter_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
                     T value, int compare, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
                     __global const ulong *counts, ulong counts_offset, int seed_mode,
-                    __global ulong *count_out, ulong count_offset, int write_count)
+                    __global ulong *count_out, ulong count_offset, int write_count, int partition)
 {
     /* Local memory within what the tuning checks allow the scan (a padded tile
      * and WG eight-byte slots): the slots serve the fold, then the count scan. */
@@ -201,26 +233,37 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
     flags += flags_offset;
     counts += counts_offset;
 
-    ulong out = 0;
+    ulong out = 0, kept_everywhere = 0;
     if (seed_mode == SEED_FOLD) {
+        const ulong groups = get_num_groups(0);
         ulong acc = 0;
         for (ulong i = lid; i < group; i += WG)
             acc += counts[i];
         out = wg_sum_count(acc, slots); /* ends with a barrier: slots free again */
-    } else if (seed_mode == SEED_SCANNED && group > 0) {
-        out = counts[group - 1];
+        if (partition) {
+            for (ulong i = group + lid; i < groups; i += WG)
+                acc += counts[i];
+            kept_everywhere = wg_sum_count(acc, slots);
+        }
+    } else if (seed_mode == SEED_SCANNED) {
+        out = group > 0 ? counts[group - 1] : 0;
+        kept_everywhere = partition ? counts[get_num_groups(0) - 1] : 0;
     }
 
 #if WG == 1
     /* The CPU shape: one work-item per group runs its chunk as a loop. */
-    out = compact_run(src, flags, value, compare, dst, begin, end, out, tile);
+    if (partition)
+        out = partition_run(src, flags, value, compare, dst, begin, end, out, kept_everywhere + (begin - out));
+    else
+        out = compact_run(src, flags, value, compare, dst, begin, end, out, tile);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         T x[ITEMS];
         uchar keep[ITEMS];
         uint total;
         const uint at = wg_exclusive_count(judge_items(src, flags, value, compare, base, end, tile, x, keep), sums, &total);
-        write_kept(tile, x, keep, at, dst, out, total);
+        write_kept(tile, x, keep, at, dst, out, total, partition ? kept_everywhere + (base - out) : ~0ul,
+                   min((ulong)TILE, end - base));
         out += total;
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
@@ -267,7 +310,7 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     uint total;
     const uint at = wg_exclusive_count(judge_items(src, flags, value, compare, base, end, tile, x, keep), sums, &total);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
-    write_kept(tile, x, keep, at, dst, out, total);
+    write_kept(tile, x, keep, at, dst, out, total, ~0ul, 0);
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;

@@ -518,6 +518,22 @@ CLPRIM_API clprim_status clprim_compact(clprim_context *ctx, clprim_type t, cons
                                         cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event);
 
+/* Stable two-way partition: the elements of src[src_offset .. +n) that pass
+ * `keep` go to the front of dst[dst_offset .. +n) in their input order, and
+ * the others after them, also in their input order, so all n are written. The
+ * kept count is reported as clprim_compact reports it (*kept, kept_buffer, both
+ * optional). Every predicate kind of clprim_compact; in place as there (a copy
+ * of the input into scratch first); the same checks, errors and untouched
+ * buffers on failure. n == 0 writes nothing and reports 0.
+ * Work: the multi-pass form of clprim_compact on every device (pass 1 counts,
+ * pass 3 writes each chunk's kept elements from their offset and its rejected
+ * ones from the total kept count plus theirs). */
+CLPRIM_API clprim_status clprim_partition(clprim_context *ctx, clprim_type t, const clprim_predicate *keep,
+                                          cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                                          size_t n, size_t *kept, cl_mem kept_buffer, size_t kept_offset,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Histograms -------------------------------------------------------- */
 
 /* counts[counts_offset + b] (cl_uint) += the number of elements of

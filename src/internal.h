@@ -542,6 +542,28 @@ const char *clprim_scalar_name(clprim_type t);
 #define CLPRIM_COMPACT_FILE "compact.cl"     /* kernels: count_chunks, scatter_chunks, copy_elements */
 #define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, histogram_zero */
 
+/* One compaction or partition, its arguments checked as clprim_compact checks
+ * them (type: t's info). */
+typedef struct {
+    clprim_type t;
+    const clprim_type_info *type;
+    const clprim_predicate *keep;
+    cl_mem src;
+    size_t src_offset;
+    cl_mem dst;
+    size_t dst_offset, n;
+    size_t *kept;
+    cl_mem kept_buffer;
+    size_t kept_offset;
+    int partition; /* the rejected elements follow the kept ones in dst, in order */
+} clprim_compaction;
+/* Enqueues it after the (checked) wait list: what clprim_compact and
+ * clprim_partition do after their checks, and what the calls built on
+ * compaction use. */
+clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compaction *c,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event);
+
 /* The tuning with the grid compaction and histograms use (more groups on GPUs). */
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */

@@ -81,7 +81,7 @@ static const char *const keep_names[] = {"lt", "le", "gt", "ge", "eq", "ne", "no
 static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv)
 {
     if (argc < 5)
-        return fail("compact TYPE KEEP N [inplace] [device] [levels=L]");
+        return fail("compact TYPE KEEP N [inplace] [device] [partition] [levels=L]");
     int keep = -1;
     for (int k = 0; k < 9; k++)
         if (!strcmp(argv[3], keep_names[k]))
@@ -89,19 +89,21 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     if (keep < 0)
         return fail("KEEP: lt le gt ge eq ne nonzero flagged expr");
     const size_t n = strtoull(argv[4], NULL, 10);
-    int in_place = 0, device = 0, want_levels = 0;
+    int in_place = 0, device = 0, partition = 0, want_levels = 0;
     for (int a = 5; a < argc; a++) {
         if (!strcmp(argv[a], "inplace"))
             in_place = 1;
         else if (!strcmp(argv[a], "device"))
             device = 1;
+        else if (!strcmp(argv[a], "partition"))
+            partition = 1;
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
-            return fail("options: inplace, device, levels=L");
+            return fail("options: inplace, device, partition, levels=L");
     }
     clprim_tuning tuning = clprim_compact_grid(ctx);
     const int levels = levels_of(&tuning, n);
-    printf("compact %s %s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n", argv[2], argv[3], n,
-           in_place ? " in place" : "", device ? " count to device" : "", ctx->device_name, tuning.work_group_size,
+    printf("%s %s %s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",
+           partition ? "partition" : "compact", argv[2], argv[3], n, in_place ? " in place" : "", device ? " count to device" : "", ctx->device_name, tuning.work_group_size,
            tuning.items_per_thread, tuning.groups, levels);
     int status = 0;
     if (want_levels && levels != want_levels) {
@@ -144,18 +146,20 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     }
     clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
     size_t kept = 0;
-    clprim_status s = clprim_compact(ctx, t, &p, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept,
-                                     device ? kbuf : NULL, 1, 0, NULL, NULL);
+    clprim_status s = (partition ? clprim_partition : clprim_compact)(
+        ctx, t, &p, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept, device ? kbuf : NULL, 1, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS)
         err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
         err = clEnqueueReadBuffer(clprim_queue(ctx), kbuf, CL_TRUE, 0, sizeof kgot, kgot, 0, NULL, NULL);
     if (s != CLPRIM_SUCCESS || err != CL_SUCCESS) {
-        fprintf(stderr, "oclgrind_compact_histogram: clprim_compact: %s: %s\n", clprim_status_name(s),
+        fprintf(stderr, "oclgrind_compact_histogram: %s: %s\n", clprim_status_name(s),
                 clprim_last_error(ctx));
         status = 1;
     } else {
-        size_t ref = reference_compact(t, (clprim_keep)keep, value, flags + 5, expr_twin, src + before * es, n, want);
+        size_t ref = (partition ? reference_partition : reference_compact)(t, (clprim_keep)keep, value, flags + 5,
+                                                                           expr_twin, src + before * es, n, want);
+        const size_t written = partition ? n : ref;
         size_t got = device ? (size_t)kgot[1] : kept;
         if (got != ref) {
             fprintf(stderr, "oclgrind_compact_histogram: kept %zu, want %zu\n", got, ref);
@@ -165,14 +169,15 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
             fprintf(stderr, "oclgrind_compact_histogram: the count buffer was written outside its slot\n");
             status = 1;
         }
-        if (memcmp(out + dst_before * es, want, ref * es)) {
+        if (memcmp(out + dst_before * es, want, written * es)) {
             fprintf(stderr, "oclgrind_compact_histogram: wrong output\n");
             status = 1;
         }
         const unsigned char *around = in_place ? src : init;
         if (memcmp(out, around, dst_before * es) ||
-            memcmp(out + (dst_before + ref) * es, around + (dst_before + ref) * es, (dst_len - dst_before - ref) * es)) {
-            fprintf(stderr, "oclgrind_compact_histogram: the compaction wrote outside [dst, dst + kept)\n");
+            memcmp(out + (dst_before + written) * es, around + (dst_before + written) * es,
+                   (dst_len - dst_before - written) * es)) {
+            fprintf(stderr, "oclgrind_compact_histogram: the call wrote outside [dst, dst + %zu)\n", written);
             status = 1;
         }
     }

@@ -82,6 +82,18 @@ size_t reference_compact(clprim_type t, clprim_keep keep, const void *value, con
     return kept;
 }
 
+size_t reference_partition(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
+                           reference_keep_fn fn, const void *src, size_t n, void *dst)
+{
+    const size_t es = size_of(t), kept = reference_compact(t, keep, value, flags, fn, src, n, dst);
+    const unsigned char *in = src;
+    unsigned char *out = (unsigned char *)dst + kept * es;
+    for (size_t i = 0; i < n; i++)
+        if (!reference_keeps(t, keep, value, flags, fn, in + i * es, i))
+            memcpy(out, in + i * es, es), out += es;
+    return kept;
+}
+
 static wide integer_value(clprim_type t, const void *x)
 {
     switch (t) {

@@ -22,6 +22,11 @@ int reference_keeps(clprim_type t, clprim_keep keep, const void *value, const un
 size_t reference_compact(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
                          reference_keep_fn fn, const void *src, size_t n, void *dst);
 
+/* The same, then the rejected elements after the kept ones, in order (dst
+ * holds n); returns the kept count. */
+size_t reference_partition(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
+                           reference_keep_fn fn, const void *src, size_t n, void *dst);
+
 /* Adds the bins of src[0], src[stride], ... (n elements) to counts[0..bins).
  * The arguments must be valid (see clprim_histogram). */
 void reference_histogram(clprim_type t, const void *src, size_t stride, size_t n, double lo, double hi,

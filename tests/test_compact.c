@@ -218,6 +218,11 @@ static void element_of(clprim_type t, double v, void *out)
 
 /* ---- One checked compaction ---- */
 
+/* clprim_compact and clprim_partition take the same arguments. */
+typedef clprim_status (*compaction_fn)(clprim_context *, clprim_type, const clprim_predicate *, cl_mem, size_t,
+                                       cl_mem, size_t, size_t, size_t *, cl_mem, size_t, cl_uint, const cl_event *,
+                                       cl_event *);
+
 typedef struct {
     clprim_keep keep;
     double value;          /* comparisons: converted to the type */
@@ -232,6 +237,7 @@ typedef struct {
     int in_place;                  /* dst = src at the same offset */
     size_t flags_offset;
     count_mode count;
+    int partition; /* clprim_partition: the rejected elements follow, and all n are written */
 } layout;
 
 /* Data: `data` when not NULL, else fill_small (small != 0) or harness_fill_random.
@@ -277,11 +283,12 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
     int device = lay.count == COUNT_DEVICE || lay.count == COUNT_BOTH;
 
     cl_event done = NULL;
-    clprim_status s = clprim_compact(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
-                                     device ? kbuf : NULL, kept_offset, 0, NULL, &done);
+    const compaction_fn call = lay.partition ? clprim_partition : clprim_compact;
+    clprim_status s = call(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
+                           device ? kbuf : NULL, kept_offset, 0, NULL, &done);
     char what[512];
-    snprintf(what, sizeof what, "compact %s keep %s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
-             reference_type_name(t), clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "",
+    snprintf(what, sizeof what, "%s %s keep %s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
+             lay.partition ? "partition" : "compact", reference_type_name(t), clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "",
              pr.expr ? "\"" : "", n, lay.src_offset, dst_offset, lay.in_place ? ", in place" : "", (int)lay.count,
              harness_tuning_text(ctx));
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s: %s", what, clprim_status_name(s), clprim_last_error(ctx));
@@ -297,8 +304,9 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
     harness_assert_single_ref(kbuf, "kept_buffer");
 
     unsigned char *want = harness_malloc(n * es + 1);
-    size_t ref = reference_compact(t, pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL,
-                                   src + lay.src_offset * es, n, want);
+    size_t ref = (lay.partition ? reference_partition : reference_compact)(
+        t, pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL, src + lay.src_offset * es, n, want);
+    const size_t written = lay.partition ? n : ref;
     if (host)
         ck_assert_msg(kept == ref, "%s: *kept = %zu, want %zu", what, kept, ref);
     else
@@ -315,22 +323,22 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
 
     unsigned char *out = harness_malloc(dst_len * es);
     harness_read(ctx, dbuf, 0, dst_len * es, out);
-    for (size_t i = 0; i < ref; i++)
+    for (size_t i = 0; i < written; i++)
         if (memcmp(out + (dst_offset + i) * es, want + i * es, es) != 0) {
             char g[64], w[64];
             reference_format(t, out + (dst_offset + i) * es, g, sizeof g);
             reference_format(t, want + i * es, w, sizeof w);
-            ck_abort_msg("%s: output %zu of %zu is %s, want %s", what, i, ref, g, w);
+            ck_abort_msg("%s: output %zu of %zu (%zu kept) is %s, want %s", what, i, written, ref, g, w);
         }
-    const size_t tail = dst_offset + ref;
+    const size_t tail = dst_offset + written;
     if (lay.in_place) {
         ck_assert_msg(memcmp(out, src, dst_offset * es) == 0, "%s: changed elements before the range", what);
         ck_assert_msg(memcmp(out + tail * es, src + tail * es, (dst_len - tail) * es) == 0,
-                      "%s: changed elements past the kept count", what);
+                      "%s: changed elements past the ones written", what);
     } else {
         ck_assert_msg(harness_all_sentinel(out, dst_offset * es), "%s: wrote before dst_offset", what);
         ck_assert_msg(harness_all_sentinel(out + tail * es, (dst_len - tail) * es),
-                      "%s: wrote past the kept count %zu", what, ref);
+                      "%s: wrote past the %zu elements it should", what, written);
         unsigned char *again = harness_malloc(src_len * es);
         harness_read(ctx, sbuf, 0, src_len * es, again);
         ck_assert_msg(memcmp(again, src, src_len * es) == 0, "%s: changed its input", what);
@@ -353,28 +361,32 @@ static const layout plain = {0, 0, 0, 0, 0, COUNT_HOST};
 /* Every predicate kind at one size, with the types' expressions; with full == 0
  * only GT, NONZERO and FLAGGED (each kind and expression is a build of its own,
  * and compiling is most of this suite's time on a cold kernel cache). */
-static void every_predicate(clprim_context *ctx, clprim_type t, size_t n, int full, uint64_t *rng)
+static void every_predicate(clprim_context *ctx, clprim_type t, size_t n, int full, int partition, uint64_t *rng)
 {
     const double v = reference_type_is_float(t) ? 1.5 : 3;
     for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_FLAGGED; k++) {
         if (!full && k != CLPRIM_KEEP_GT && k != CLPRIM_KEEP_FLAGGED)
             continue;
-        layout lay = {k % 3, (k + 1) % 4, 2, 0, (size_t)k % 5, (count_mode)(k % 3)};
+        layout lay = {k % 3, (k + 1) % 4, 2, 0, (size_t)k % 5, (count_mode)(k % 3), partition};
         compact_case(ctx, t, (pred){(clprim_keep)k, v, NULL}, n, lay, NULL, NULL, 1, rng);
     }
     for (size_t e = 0; full && e < EXPRESSION_COUNT; e++)
         if (expression_fits(&expressions[e], t)) {
-            layout lay = {e % 2, 1, 1, 0, 0, (count_mode)(e % 3)};
+            layout lay = {e % 2, 1, 1, 0, 0, (count_mode)(e % 3), partition};
             /* full-range data for the expressions written for it, small for the rest */
             compact_case(ctx, t, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[e]}, n, lay, NULL, NULL, e >= 3,
                          rng);
         }
     /* Full-range random data against 0 and against the middle of the unsigned types. */
-    compact_case(ctx, t, (pred){CLPRIM_KEEP_GT, 0, NULL}, n, plain, NULL, NULL, 0, rng);
-    compact_case(ctx, t, (pred){CLPRIM_KEEP_NONZERO, 0, NULL}, n, plain, NULL, NULL, 0, rng);
+    layout lay = plain;
+    lay.partition = partition;
+    compact_case(ctx, t, (pred){CLPRIM_KEEP_GT, 0, NULL}, n, lay, NULL, NULL, 0, rng);
+    compact_case(ctx, t, (pred){CLPRIM_KEEP_NONZERO, 0, NULL}, n, lay, NULL, NULL, 0, rng);
 }
 
 /* ---- Correctness ---- */
+
+static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, size_t *sizes, size_t cap);
 
 START_TEST(compact_every_predicate)
 {
@@ -386,13 +398,41 @@ START_TEST(compact_every_predicate)
             continue;
         clprim_tuning d = clprim_get_tuning(ctx);
         /* One work-group, then several (two levels). */
-        every_predicate(ctx, t, 1000, 1, &rng);
-        every_predicate(ctx, t, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, 1, &rng);
+        every_predicate(ctx, t, 1000, 1, 0, &rng);
+        every_predicate(ctx, t, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, 1, 0, &rng);
         /* Tiles of 8 and 64 groups: three levels at 1000, and the work-group
          * path on devices whose default is one work-item per group. */
         harness_set_tuning(ctx, 4, 2, 64);
         ck_assert_int_eq(harness_scan_levels(&(clprim_tuning){4, 2, 64}, 1000, 8), 3);
-        every_predicate(ctx, t, 1000, t == CLPRIM_INT32, &rng);
+        every_predicate(ctx, t, 1000, t == CLPRIM_INT32, 0, &rng);
+    }
+}
+END_TEST
+
+/* clprim_partition: every predicate kind on one work-group (which counts
+ * first too), on several that fold the counts, and under tiles of 8 with 64
+ * groups, whose counts are scanned; then sizes around every tile and level
+ * edge of that shape, in place and not. */
+START_TEST(partition_every_predicate)
+{
+    clprim_type t = (clprim_type)_i;
+    uint64_t rng = harness_rng(150 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, t))
+            continue;
+        clprim_tuning d = clprim_get_tuning(ctx);
+        every_predicate(ctx, t, 1000, 1, 1, &rng);
+        every_predicate(ctx, t, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, 0, 1, &rng);
+        harness_set_tuning(ctx, 4, 2, 64);
+        every_predicate(ctx, t, 1000, 0, 1, &rng);
+        size_t sizes[32];
+        const size_t count = boundary_sizes(ctx, 3, 100000, sizes, 32);
+        for (size_t k = 0; k < count; k++) {
+            layout lay = {k % 3, (k + 1) % 4, 1 + k % 3, k % 2, k % 2, (count_mode)(k % 4), 1};
+            compact_case(ctx, t, (pred){k % 2 ? CLPRIM_KEEP_FLAGGED : CLPRIM_KEEP_LT, 2, NULL}, sizes[k], lay, NULL,
+                         NULL, 1, &rng);
+        }
     }
 }
 END_TEST
@@ -888,6 +928,7 @@ static const refused_expression refused[] = {
 
 START_TEST(compact_bad_arguments)
 {
+    const compaction_fn call = _i ? clprim_partition : clprim_compact;
     FOR_EACH_DEVICE(ctx)
     {
         bad_fixture f = {ctx, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 512};
@@ -905,37 +946,37 @@ START_TEST(compact_bad_arguments)
         clprim_predicate gt = {CLPRIM_KEEP_GT, &three, NULL, 0, NULL};
 
         /* ctx NULL: the thread's message. */
-        ck_assert_int_eq(clprim_compact(NULL, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, NULL, NULL, 0, 0, NULL, NULL),
+        ck_assert_int_eq(call(NULL, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, NULL, NULL, 0, 0, NULL, NULL),
                          CLPRIM_INVALID_ARGUMENT);
         ck_assert_ptr_nonnull(strcasestr(clprim_last_error(NULL), "ctx is NULL"));
 
-        BAD(clprim_compact(ctx, (clprim_type)99, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, (clprim_type)99, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_type");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, NULL, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, NULL, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "keep (the predicate) is NULL");
         clprim_predicate p = {(clprim_keep)99, &three, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep 99");
         p = (clprim_predicate){(clprim_keep)-1, &three, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep");
         for (int k = CLPRIM_KEEP_LT; k <= CLPRIM_KEEP_NE; k++) {
             p = (clprim_predicate){(clprim_keep)k, NULL, NULL, 0, NULL};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+            BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, "keep->value is NULL");
         }
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, NULL, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.small, 0, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.flags, 4096 - n + 1, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "keep->flags");
         /* flags inside the dst range of the same buffer */
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 100, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_UINT8, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overlap");
 
         /* Expressions: every refusal names its token and position. */
@@ -947,11 +988,11 @@ START_TEST(compact_bad_arguments)
             else
                 snprintf(needle, sizeof needle, "%s", r->token);
             p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, r->text};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+            BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, needle);
             ck_assert_msg(strstr(clprim_last_error(ctx), "keep->expression") != NULL, "%s", clprim_last_error(ctx));
             /* n == 0 parses too: the same refusal, nothing written. */
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, 0, NULL, NULL),
+            BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, 0, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, needle);
         }
         /* Generated: too long, nested too deeply (parentheses, unary operators,
@@ -973,38 +1014,38 @@ START_TEST(compact_bad_arguments)
                 strcat(text, generated[k].unit);
             strcat(text, generated[k].tail);
             p = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, text};
-            BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+            BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
                 CLPRIM_INVALID_ARGUMENT, generated[k].needle);
         }
         free(text);
 
         /* Buffers */
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, NULL, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "src is NULL");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, NULL, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, NULL, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "dst is NULL");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.small, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.small, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "dst");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 1000, f.dst, 0, 100, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 1000, f.dst, 0, 100, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "src");
-        BAD(clprim_compact(ctx, CLPRIM_INT64, &gt, f.src, 0, f.dst, 1, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT64, &gt, f.src, 0, f.dst, 1, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "dst");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.readonly, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.readonly, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "READ_ONLY");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, SIZE_MAX, f.dst, 0, 2, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overflows");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.dst, 10, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "overlap");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.kbuf, 8, 0, NULL, NULL),
             CLPRIM_BUFFER_TOO_SMALL, "kept_buffer");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.readonly, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "kept_buffer");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, f.dst, 3, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and dst bytes");
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, f.dst, 0, f.kbuf, 0, 2, &kept, f.dst, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and src bytes");
         p = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, f.dst, 8, NULL};
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &p, f.src, 0, f.kbuf, 0, 4, &kept, f.dst, 1, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "and keep->flags bytes");
 
         /* A buffer of another OpenCL context. */
@@ -1013,14 +1054,14 @@ START_TEST(compact_bad_arguments)
         cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
         ck_assert_int_eq(err, CL_SUCCESS);
         cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 4096, NULL, &err);
-        BAD(clprim_compact(ctx, CLPRIM_INT32, &gt, foreign, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
+        BAD(call(ctx, CLPRIM_INT32, &gt, foreign, 0, f.dst, 0, n, &kept, f.kbuf, 0, 0, NULL, NULL),
             CLPRIM_INVALID_ARGUMENT, "another OpenCL context");
         clReleaseMemObject(foreign);
         clReleaseContext(other);
 
         /* After failures, a good call works and clears the message. */
         size_t kept = 0;
-        ck_assert_int_eq(clprim_compact(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, NULL, 0, 0, NULL, NULL),
+        ck_assert_int_eq(call(ctx, CLPRIM_INT32, &gt, f.src, 0, f.dst, 0, n, &kept, NULL, 0, 0, NULL, NULL),
                          CLPRIM_SUCCESS);
         ck_assert_str_eq(clprim_last_error(ctx), "");
 
@@ -1037,6 +1078,9 @@ END_TEST
 
 enum { COMPACT_GT, COMPACT_FLAGGED };
 
+/* The call the table runs: clprim_compact, then clprim_partition. */
+static compaction_fn bad_table_call;
+
 /* buf: src, dst, kept_buffer, keep->flags; offsets alike. */
 static clprim_status compact_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
@@ -1045,7 +1089,7 @@ static clprim_status compact_bad_call(clprim_context *ctx, const harness_bad_cal
     if (row->call == COMPACT_FLAGGED)
         keep = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, buf[3], row->offset[3], NULL};
     size_t kept;
-    return clprim_compact(ctx, CLPRIM_INT32, &keep, buf[0], row->offset[0], buf[1], row->offset[1], row->n, &kept,
+    return bad_table_call(ctx, CLPRIM_INT32, &keep, buf[0], row->offset[0], buf[1], row->offset[1], row->n, &kept,
                           buf[2], row->offset[2], 0, NULL, NULL);
 }
 static const harness_bad_call compact_bad_calls[] = {
@@ -1075,6 +1119,7 @@ static const harness_bad_call compact_bad_calls[] = {
 
 START_TEST(compact_bad_table)
 {
+    bad_table_call = _i ? clprim_partition : clprim_compact;
     harness_run_bad_calls(compact_bad_calls, sizeof compact_bad_calls / sizeof *compact_bad_calls, compact_bad_call);
 }
 END_TEST
@@ -1085,6 +1130,7 @@ static Suite *compact_suite(void)
     TCase *tc = tcase_create("correctness");
     tcase_set_timeout(tc, 900);
     tcase_add_loop_test(tc, compact_every_predicate, CLPRIM_INT32, CLPRIM_UINT8 + 1);
+    tcase_add_loop_test(tc, partition_every_predicate, CLPRIM_INT32, CLPRIM_UINT8 + 1);
     tcase_add_loop_test(tc, compact_sizes, 0, 4);
     tcase_add_loop_test(tc, compact_patterns, 0, 4);
     tcase_add_loop_test(tc, compact_in_place, CLPRIM_INT32, CLPRIM_UINT8 + 1);
@@ -1097,8 +1143,8 @@ static Suite *compact_suite(void)
     tcase_add_test(tc, compact_events);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad arguments");
-    tcase_add_test(bad, compact_bad_arguments);
-    tcase_add_test(bad, compact_bad_table);
+    tcase_add_loop_test(bad, compact_bad_arguments, 0, 2);
+    tcase_add_loop_test(bad, compact_bad_table, 0, 2);
     suite_add_tcase(s, bad);
     return s;
 }

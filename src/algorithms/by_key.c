@@ -1,7 +1,8 @@
 /* Reduce by key, run-length encoding and unique, composed of the other
- * primitives: a scan by key of the values (ones for run lengths) into the
- * outer scratch, the flags of the segments' last (or first) elements, then
- * compactions of the keys and of the scanned values by those flags. The
+ * primitives' device entries: a scan by key of the values (ones for run
+ * lengths) into the outer scratch, the flags of the segments' last (or first)
+ * elements, then compactions of the keys and of the scanned values by those
+ * flags. The
  * compactions write the outputs and the count, so a call that fails before
  * them leaves the caller's buffers untouched. */
 #include "internal.h"
@@ -68,10 +69,12 @@ static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint n
      * asked for it, after the wait list, as the other cases' last one does.
      * Its predicate reads no flags; any buffer serves. */
     const clprim_predicate of_nothing = {.keep = CLPRIM_KEEP_FLAGGED, .flags = b->keys};
+    const clprim_compaction nothing = {.t = b->key_type, .type = b->key, .keep = &of_nothing, .src = b->keys,
+                                       .src_offset = b->keys_offset, .dst = b->keys_out,
+                                       .dst_offset = b->keys_out_offset, .kept = b->runs,
+                                       .kept_buffer = b->runs_buffer, .kept_offset = b->runs_offset};
     if (b->n == 0)
-        return clprim_compact(ctx, b->key_type, &of_nothing, b->keys, b->keys_offset, b->keys_out, b->keys_out_offset, 0,
-                              b->runs, b->runs_buffer, b->runs_offset, num_events_in_wait_list, event_wait_list,
-                              event);
+        return clprim_compaction_enqueue(ctx, &nothing, num_events_in_wait_list, event_wait_list, event);
 
     /* Plan: in the outer scratch, the ones (run lengths), the scanned values,
      * and a flag a key. */
@@ -99,13 +102,20 @@ static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint n
     if (s == CLPRIM_SUCCESS)
         s = clprim_segment_flags(ctx, b->key, b->keys, b->keys_offset, b->n, !unique, outer, flags_at);
     const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = outer, .flags_offset = flags_at};
+    const clprim_compaction keys_kept = {.t = b->key_type, .type = b->key, .keep = &flagged, .src = b->keys,
+                                         .src_offset = b->keys_offset, .dst = b->keys_out,
+                                         .dst_offset = b->keys_out_offset, .n = b->n,
+                                         .kept = unique ? b->runs : NULL,
+                                         .kept_buffer = unique ? b->runs_buffer : NULL,
+                                         .kept_offset = b->runs_offset};
+    const clprim_compaction values_kept = {.t = b->value_type, .type = b->value, .keep = &flagged, .src = outer,
+                                           .src_offset = scanned_at / es, .dst = b->values_out,
+                                           .dst_offset = b->values_out_offset, .n = b->n, .kept = b->runs,
+                                           .kept_buffer = b->runs_buffer, .kept_offset = b->runs_offset};
     if (s == CLPRIM_SUCCESS)
-        s = clprim_compact(ctx, b->key_type, &flagged, b->keys, b->keys_offset, b->keys_out, b->keys_out_offset, b->n,
-                           unique ? b->runs : NULL, unique ? b->runs_buffer : NULL, b->runs_offset, 0, NULL,
-                           unique ? event : NULL);
+        s = clprim_compaction_enqueue(ctx, &keys_kept, 0, NULL, unique ? event : NULL);
     if (s == CLPRIM_SUCCESS && !unique)
-        s = clprim_compact(ctx, b->value_type, &flagged, outer, scanned_at / es, b->values_out, b->values_out_offset,
-                           b->n, b->runs, b->runs_buffer, b->runs_offset, 0, NULL, event);
+        s = clprim_compaction_enqueue(ctx, &values_kept, 0, NULL, event);
     return s;
 }
 

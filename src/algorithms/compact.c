@@ -2,7 +2,8 @@
  * launch whose tiles learn the kept counts before them by look-back; or the
  * scan's three-pass skeleton over kept counts: pass 1 counts per work-group,
  * clprim_scan_device scans the counts in scratch, pass 3 scatters in input
- * order. */
+ * order. A partition is the multi-pass form whose pass 3 also writes the
+ * rejected elements, in order, after the total kept count. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -132,24 +133,22 @@ static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim
     return s;
 }
 
-clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_predicate *keep, cl_mem src,
-                             size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, size_t *kept,
-                             cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event)
+/* clprim_compact and clprim_partition: every check, then the device entry. */
+static clprim_status compaction_call(clprim_context *ctx, const char *fn, clprim_compaction c,
+                                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                     cl_event *event)
 {
-    static const char *const fn = "clprim_compact";
-    const clprim_type_info *type;
     clprim_region flag_bytes = {0}, src_bytes, dst_bytes, kept_bytes = {0};
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, t, &type);
+        s = clprim_check_type(ctx, c.t, &c.type);
     if (s == CLPRIM_SUCCESS)
-        s = check_predicate(ctx, keep, n, &flag_bytes);
+        s = check_predicate(ctx, c.keep, c.n, &flag_bytes);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, fn, "src", &src, &src_offset, "dst", dst, dst_offset, n, type->size, &src_bytes,
-                                 &dst_bytes);
-    if (s == CLPRIM_SUCCESS && kept_buffer)
-        s = clprim_check_buffer(ctx, "kept_buffer", kept_buffer, kept_offset, 1, sizeof(cl_ulong), CLPRIM_WRITES,
+        s = clprim_check_src_dst(ctx, fn, "src", &c.src, &c.src_offset, "dst", c.dst, c.dst_offset, c.n, c.type->size,
+                                 &src_bytes, &dst_bytes);
+    if (s == CLPRIM_SUCCESS && c.kept_buffer)
+        s = clprim_check_buffer(ctx, "kept_buffer", c.kept_buffer, c.kept_offset, 1, sizeof(cl_ulong), CLPRIM_WRITES,
                                 &kept_bytes);
     /* Outputs meet nothing but src in place; empty regions meet nothing. */
     if (s == CLPRIM_SUCCESS)
@@ -162,17 +161,51 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "keep->flags", &flag_bytes, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_compaction_enqueue(ctx, &c, num_events_in_wait_list, event_wait_list, event);
+    return s;
+}
+
+clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_predicate *keep, cl_mem src,
+                             size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, size_t *kept,
+                             cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event)
+{
+    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 0};
+    return compaction_call(ctx, "clprim_compact", c, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_partition(clprim_context *ctx, clprim_type t, const clprim_predicate *keep, cl_mem src,
+                               size_t src_offset, cl_mem dst, size_t dst_offset, size_t n, size_t *kept,
+                               cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event)
+{
+    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 1};
+    return compaction_call(ctx, "clprim_partition", c, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compaction *c,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event)
+{
+    const clprim_type t = c->t;
+    const clprim_type_info *type = c->type;
+    const clprim_predicate *keep = c->keep;
+    cl_mem src = c->src, dst = c->dst, kept_buffer = c->kept_buffer;
+    const size_t src_offset = c->src_offset, dst_offset = c->dst_offset, n = c->n, kept_offset = c->kept_offset;
+    size_t *kept = c->kept;
     const size_t es = type->size;
 
     /* Build (or fetch) the passes before anything is enqueued: a predicate that
      * does not compile leaves every buffer untouched. */
     const int in_place = src == dst && src_offset == dst_offset && n > 0;
     const clprim_tuning sweep_shape = clprim_compact_shape(ctx, 1);
-    const size_t tiles = clprim_one_sweep_available(ctx) ? clprim_one_sweep_tiles(&sweep_shape, n) : 0;
+    /* A partition places the rejected elements after the total kept count,
+     * which only the multi-pass form knows before it writes. */
+    const size_t tiles =
+        clprim_one_sweep_available(ctx) && !c->partition ? clprim_one_sweep_tiles(&sweep_shape, n) : 0;
     compact_passes passes;
-    s = get_passes(ctx, t, type, keep, in_place, n > 0 && tiles > 0, &passes);
+    clprim_status s = get_passes(ctx, t, type, keep, in_place, n > 0 && tiles > 0, &passes);
     if (s != CLPRIM_SUCCESS)
         return s;
 
@@ -189,13 +222,13 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
         /* One work-group over nothing writes the count 0 (a kernel rather than
          * clEnqueueFillBuffer, whose bytes oclgrind does not see as initialised). */
         const cl_ulong zero = 0, at = kept_offset, src_at0 = src_offset;
-        const cl_int none = SEED_NONE, write = 1, compare = 0;
+        const cl_int none = SEED_NONE, write = 1, compare = 0, partition = 0;
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS)
             s = CLPRIM_ENQUEUE(ctx, &passes.scatter, 1, event, CLPRIM_ARG(src), CLPRIM_ARG(src_at0), CLPRIM_ARG(src),
                                CLPRIM_ARG(zero), {es, &zero}, CLPRIM_ARG(compare), CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
                                CLPRIM_ARG(zero), CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero), CLPRIM_ARG(none),
-                               CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write));
+                               CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write), CLPRIM_ARG(partition));
         if (s == CLPRIM_SUCCESS && kept)
             s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS && kept)
@@ -211,7 +244,10 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
      * place). The counts' scan and the copy run at the context's tuning. */
     const int one_sweep = tiles > 0;
     const clprim_split split = clprim_split_range(&passes.shape, n);
-    const cl_int seed_mode = clprim_seed_mode(&passes.shape, &split);
+    /* A partition's one group counts first too: its total places the rejected. */
+    const int groups_mode = clprim_seed_mode(&passes.shape, &split);
+    const cl_int seed_mode = c->partition && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
+    const cl_int partition = c->partition != 0;
     clprim_layout layout = {0, 0};
     const cl_ulong counts_offset =
         clprim_layout_part(&layout, one_sweep ? 0 : split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
@@ -273,7 +309,8 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                                CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(compare),
                                CLPRIM_ARG(dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
                                CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
-                               CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+                               CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count),
+                               CLPRIM_ARG(partition));
     }
     if (s != CLPRIM_SUCCESS || !kept)
         return s;
