@@ -17,12 +17,11 @@
  * With WG == 1 (the CPU shape) the kernels are plain sequential loops.
  *
  * Options: -DTYPE=<NAME> (cl/types.h) and one predicate:
- *   KEEP_COMPARE                     x against `value` by the kernel argument
- *                                    `compare` (COMPARE_* in constants.h):
- *                                    <, <=, >, >=, ==, != and nonzero
- *   KEEP_FLAGGED                     flags[i] != 0 (src not read in pass 1)
- *   KEEP_EXPR=<expression over x and i>  the caller's expression, as
- *                                    src/runtime/expression.c writes it
+ *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
+ *   KEEP_NONZERO                                      x != 0
+ *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
+ *   KEEP_EXPR=<expression over x and i>               the caller's expression, as
+ *                                                     src/runtime/expression.c writes it
  */
 #include "common.cl"
 #include "lookback.cl"
@@ -31,15 +30,20 @@
 #error "compact.cl needs an element type: -DTYPE=INT32, FLOAT, ... (cl/types.h)"
 #endif
 
-#if defined(KEEP_COMPARE)
-/* Branch-free: the relation of x to value, as a set of COMPARE_* bits, meets
- * the ones `compare` keeps. A NaN has none of them, so only != keeps it. */
-int keep_compared(const T x, const T value, const int compare)
-{
-    const int relation = (x < value ? COMPARE_LT : 0) | (x == value ? COMPARE_EQ : 0) | (x > value ? COMPARE_GT : 0);
-    return ((relation & compare) != 0) != ((compare & COMPARE_NOT) != 0);
-}
-#define KEEP(x, i) keep_compared((x), value, compare)
+#if defined(KEEP_LT)
+#define KEEP(x, i) ((x) < value)
+#elif defined(KEEP_LE)
+#define KEEP(x, i) ((x) <= value)
+#elif defined(KEEP_GT)
+#define KEEP(x, i) ((x) > value)
+#elif defined(KEEP_GE)
+#define KEEP(x, i) ((x) >= value)
+#elif defined(KEEP_EQ)
+#define KEEP(x, i) ((x) == value)
+#elif defined(KEEP_NE)
+#define KEEP(x, i) ((x) != value)
+#elif defined(KEEP_NONZERO)
+#define KEEP(x, i) ((x) != (T)0)
 #elif defined(KEEP_FLAGGED)
 #define KEEP(x, i) (flags[(i)] != 0) /* x is never evaluated */
 #elif defined(KEEP_EXPR)
@@ -52,24 +56,23 @@ int keep_expression(const T x, const ulong i)
 }
 #define KEEP(x, i) keep_expression((x), (i))
 #else
-#error "compact.cl needs a predicate: define KEEP_COMPARE, KEEP_FLAGGED or KEEP_EXPR"
+#error "compact.cl needs a predicate: define KEEP_LT, ..., KEEP_NONZERO, KEEP_FLAGGED or KEEP_EXPR"
 #endif
 
 /* The work-group blocks of common.cl, over counts. */
 DEFINE_WG_REDUCE(wg_sum_count, ulong, ADD, 0ul)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
 
-/* Pieces shared by both forms. KEEP reads `flags`, `value` and `compare` by name. */
+/* Pieces shared by both forms. KEEP reads `flags` and `value` by name. */
 
 /* The CPU shape: the kept elements of src[begin, end), counted in a loop. */
-ulong count_run(__global const T *src, __global const uchar *flags, const T value, const int compare, const ulong begin,
+ulong count_run(__global const T *src, __global const uchar *flags, const T value, const ulong begin,
                 const ulong end)
 {
     ulong kept = 0;
     for (ulong i = begin; i < end; i++)
         kept += KEEP(src[i], i) ? 1 : 0;
     (void)value;
-    (void)compare;
     return kept;
 }
 
@@ -78,7 +81,7 @@ ulong count_run(__global const T *src, __global const uchar *flags, const T valu
  * staging tile and the position advances only when it is kept, so the loop
  * has no unpredictable branch; full tiles, and the rest at the end, are
  * copied out (nothing lands past the kept count). */
-ulong compact_run(__global const T *src, __global const uchar *flags, const T value, const int compare, __global T *dst,
+ulong compact_run(__global const T *src, __global const uchar *flags, const T value, __global T *dst,
                   const ulong begin, const ulong end, ulong out, __local T *tile)
 {
     uint staged = 0;
@@ -96,13 +99,12 @@ ulong compact_run(__global const T *src, __global const uchar *flags, const T va
     for (uint j = 0; j < staged; j++)
         dst[out + j] = tile[j];
     (void)value;
-    (void)compare;
     return out + staged;
 }
 
 /* The CPU shape of a partition: src[begin, end)'s kept elements to dst from
  * position out, the rejected ones from position rejected. */
-ulong partition_run(__global const T *src, __global const uchar *flags, const T value, const int compare,
+ulong partition_run(__global const T *src, __global const uchar *flags, const T value,
                     __global T *dst, const ulong begin, const ulong end, ulong out, ulong rejected)
 {
     for (ulong i = begin; i < end; i++) {
@@ -113,14 +115,13 @@ ulong partition_run(__global const T *src, __global const uchar *flags, const T 
             dst[rejected++] = x;
     }
     (void)value;
-    (void)compare;
     return out;
 }
 
 /* A tile of src[base, end), staged in local memory with a coalesced load;
  * this work-item takes its run of ITEMS consecutive elements into registers
  * and judges them. Returns how many of them it keeps. */
-uint judge_items(__global const T *src, __global const uchar *flags, const T value, const int compare, const ulong base,
+uint judge_items(__global const T *src, __global const uchar *flags, const T value, const ulong base,
                  const ulong end, __local T *tile, T *x, uchar *keep)
 {
     load_tile(src, base, end, tile, (T)0);
@@ -138,7 +139,6 @@ uint judge_items(__global const T *src, __global const uchar *flags, const T val
         mine += keep[k];
     }
     (void)value;
-    (void)compare;
     return mine;
 }
 
@@ -172,7 +172,7 @@ void write_kept(__local T *tile, const T *x, const uchar *keep, uint at, __globa
  * Loads are strided by WG so neighbouring work-items read neighbouring elements. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void count_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
-                  T value, int compare, ulong n, ulong chunk, __global ulong *counts, ulong counts_offset)
+                  T value, ulong n, ulong chunk, __global ulong *counts, ulong counts_offset)
 {
     __local ulong buf[WG];
     const uint lid = get_local_id(0);
@@ -182,7 +182,7 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
     flags += flags_offset;
     ulong kept = 0;
 #if WG == 1
-    kept = count_run(src, flags, value, compare, begin, end);
+    kept = count_run(src, flags, value, begin, end);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         for (uint k = 0; k < ITEMS; k++) {
@@ -196,7 +196,6 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
     if (lid == 0)
         counts[counts_offset + get_group_id(0)] = total;
     (void)value;
-    (void)compare;
 }
 
 /* seed_mode (constants.h): SEED_NONE, one chunk, position 0; SEED_FOLD, the
@@ -215,7 +214,7 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
  * overlap (for in place, the host copies the input aside first). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scatter_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
-                    T value, int compare, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
+                    T value, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
                     __global const ulong *counts, ulong counts_offset, int seed_mode,
                     __global ulong *count_out, ulong count_offset, int write_count, int partition)
 {
@@ -253,15 +252,15 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
 #if WG == 1
     /* The CPU shape: one work-item per group runs its chunk as a loop. */
     if (partition)
-        out = partition_run(src, flags, value, compare, dst, begin, end, out, kept_everywhere + (begin - out));
+        out = partition_run(src, flags, value, dst, begin, end, out, kept_everywhere + (begin - out));
     else
-        out = compact_run(src, flags, value, compare, dst, begin, end, out, tile);
+        out = compact_run(src, flags, value, dst, begin, end, out, tile);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         T x[ITEMS];
         uchar keep[ITEMS];
         uint total;
-        const uint at = wg_exclusive_count(judge_items(src, flags, value, compare, base, end, tile, x, keep), sums, &total);
+        const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
         write_kept(tile, x, keep, at, dst, out, total, partition ? kept_everywhere + (base - out) : ~0ul,
                    min((ulong)TILE, end - base));
         out += total;
@@ -271,7 +270,6 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
     if (write_count && lid == 0 && group == get_num_groups(0) - 1)
         count_out[count_offset] = out;
     (void)value;
-    (void)compare;
 }
 
 #ifdef STATUS_STORE64
@@ -285,7 +283,7 @@ DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16)
  * overlap, as for scatter_chunks. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void compact_tiles(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
-                   T value, int compare, __global T *dst, ulong dst_offset, ulong n, __global ulong *lookback, uint stamp,
+                   T value, __global T *dst, ulong dst_offset, ulong n, __global ulong *lookback, uint stamp,
                    __global ulong *count_out, ulong count_offset, int write_count)
 {
     __local uint ticket;
@@ -300,15 +298,15 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     flags += flags_offset;
 
 #if WG == 1
-    const ulong total = count_run(src, flags, value, compare, base, end);
+    const ulong total = count_run(src, flags, value, base, end);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
-    compact_run(src, flags, value, compare, dst, base, end, out, tile);
+    compact_run(src, flags, value, dst, base, end, out, tile);
 #else
     __local uint sums[WG];
     T x[ITEMS];
     uchar keep[ITEMS];
     uint total;
-    const uint at = wg_exclusive_count(judge_items(src, flags, value, compare, base, end, tile, x, keep), sums, &total);
+    const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
     write_kept(tile, x, keep, at, dst, out, total, ~0ul, 0);
 #endif

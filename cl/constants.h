@@ -11,14 +11,6 @@
 #define SEED_FOLD 1
 #define SEED_SCANNED 2
 
-/* Compaction by comparison (compact.c, compact.cl): the relations of an
- * element x to the caller's value that keep it, and whether the answer is
- * negated (x != value is "not equal"). One program serves every comparison. */
-#define COMPARE_LT 1
-#define COMPARE_EQ 2
-#define COMPARE_GT 4
-#define COMPARE_NOT 8
-
 /* Radix sort: bits a pass, digits, and the most passes (64-bit keys). */
 #define RADIX_BITS 8
 #define RADIX 256

@@ -157,7 +157,7 @@ CLPRIM_API const char *clprim_version_string(void);
 
 /* Builds every kernel program the library ships for the context's device and
  * its current tuning (scan and reduce per type and operator, argmin and argmax,
- * compaction per type by comparison and by flags, histograms with even bins and over
+ * compaction per type and predicate kind, histograms with even bins and over
  * edges, radix and box sort, thresholds, k-means), so that later calls compile
  * nothing: in this context, and through the disk cache in any context on the
  * same device and tuning. Still compiled on first use: compaction by

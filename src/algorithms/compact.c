@@ -23,25 +23,13 @@ clprim_tuning clprim_compact_grid(const clprim_context *ctx)
     return grid;
 }
 
-/* How the kernels see a predicate: one program compares with the caller's
- * value for every comparison kind (which relations keep an element is a
- * kernel argument), one reads flags, and each expression is a program. */
-static const char *keep_define(clprim_keep keep)
-{
-    return keep == CLPRIM_KEEP_FLAGGED ? "KEEP_FLAGGED" : keep == CLPRIM_KEEP_EXPRESSION ? "KEEP_EXPR" : "KEEP_COMPARE";
-}
-
-/* The COMPARE_* bits (cl/constants.h) of a comparison kind; nonzero is x != 0. */
-static cl_int compare_bits(clprim_keep keep)
-{
-    static const cl_int bits[] = {
-        [CLPRIM_KEEP_LT] = COMPARE_LT, [CLPRIM_KEEP_LE] = COMPARE_LT | COMPARE_EQ,
-        [CLPRIM_KEEP_GT] = COMPARE_GT, [CLPRIM_KEEP_GE] = COMPARE_GT | COMPARE_EQ,
-        [CLPRIM_KEEP_EQ] = COMPARE_EQ, [CLPRIM_KEEP_NE] = COMPARE_EQ | COMPARE_NOT,
-        [CLPRIM_KEEP_NONZERO] = COMPARE_EQ | COMPARE_NOT,
-    };
-    return keep <= CLPRIM_KEEP_NONZERO ? bits[keep] : 0;
-}
+static const char *const keep_defines[] = {
+    [CLPRIM_KEEP_LT] = "KEEP_LT",           [CLPRIM_KEEP_LE] = "KEEP_LE",
+    [CLPRIM_KEEP_GT] = "KEEP_GT",           [CLPRIM_KEEP_GE] = "KEEP_GE",
+    [CLPRIM_KEEP_EQ] = "KEEP_EQ",           [CLPRIM_KEEP_NE] = "KEEP_NE",
+    [CLPRIM_KEEP_NONZERO] = "KEEP_NONZERO", [CLPRIM_KEEP_FLAGGED] = "KEEP_FLAGGED",
+    [CLPRIM_KEEP_EXPRESSION] = "KEEP_EXPR",
+};
 
 const char *clprim_keep_name(clprim_keep keep)
 {
@@ -59,14 +47,14 @@ clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const c
 {
     clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, shape, type, -1);
     if (keep->keep != CLPRIM_KEEP_EXPRESSION) {
-        clprim_options_add(&p->options, "-D%s", keep_define(keep->keep));
+        clprim_options_add(&p->options, "-D%s", keep_defines[keep->keep]);
         return CLPRIM_SUCCESS;
     }
     const clprim_expression_variable vars[] = {{"x", clprim_scalar_name(t)}, {"i", "ulong"}};
     char *expression;
     clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
     if (s == CLPRIM_SUCCESS)
-        clprim_options_add(&p->options, "-D%s=%s", keep_define(keep->keep), expression);
+        clprim_options_add(&p->options, "-D%s=%s", keep_defines[keep->keep], expression);
     free(expression);
     return s;
 }
@@ -222,11 +210,11 @@ clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compac
         /* One work-group over nothing writes the count 0 (a kernel rather than
          * clEnqueueFillBuffer, whose bytes oclgrind does not see as initialised). */
         const cl_ulong zero = 0, at = kept_offset, src_at0 = src_offset;
-        const cl_int none = SEED_NONE, write = 1, compare = 0, partition = 0;
+        const cl_int none = SEED_NONE, write = 1, partition = 0;
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS)
             s = CLPRIM_ENQUEUE(ctx, &passes.scatter, 1, event, CLPRIM_ARG(src), CLPRIM_ARG(src_at0), CLPRIM_ARG(src),
-                               CLPRIM_ARG(zero), {es, &zero}, CLPRIM_ARG(compare), CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
+                               CLPRIM_ARG(zero), {es, &zero}, CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
                                CLPRIM_ARG(zero), CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero), CLPRIM_ARG(none),
                                CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write), CLPRIM_ARG(partition));
         if (s == CLPRIM_SUCCESS && kept)
@@ -283,30 +271,29 @@ clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compac
 
     cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : in; /* unread unless FLAGGED */
     const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
-    cl_ulong value = 0; /* the widest element; the kernels take es bytes of it (nonzero: 0) */
+    cl_ulong value = 0; /* the widest element; the kernels take es bytes of it */
     if (keep->keep <= CLPRIM_KEEP_NE)
         memcpy(&value, keep->value, es);
-    const cl_int compare = compare_bits(keep->keep);
     const cl_int write_count = kept || kept_buffer;
     cl_mem count_out = kept_buffer ? kept_buffer : scratch;
     const cl_ulong count_offset = kept_buffer ? kept_offset : total_at / sizeof(cl_ulong);
     const cl_ulong out_offset = dst_offset;
     if (one_sweep) {
         s = CLPRIM_ENQUEUE(ctx, &passes.sweep, tiles, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(compare), CLPRIM_ARG(dst),
+                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(dst),
                            CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
                            CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
     } else {
         if (seed_mode != SEED_NONE)
             s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(compare), CLPRIM_ARG(count),
+                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(count),
                                CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
         if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
             s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
                                    scratch, counts_offset, split.groups, scratch, scan_at, NULL);
         if (s == CLPRIM_SUCCESS)
             s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in),
-                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(compare),
+                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value},
                                CLPRIM_ARG(dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
                                CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
                                CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count),

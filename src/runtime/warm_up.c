@@ -31,7 +31,7 @@ static void warm(warm_run *w, clprim_status made, clprim_program *p)
 }
 
 /* Scan and reduce (reduce.cl, scan.cl) per built-in operator, argmin and
- * argmax; compaction by comparison and by flags (expressions are compiled per
+ * argmax; compaction per predicate kind but expressions (compiled per
  * expression, like callers' operators); histograms. */
 static void warm_type(warm_run *w, clprim_type t, const clprim_type_info *type)
 {
@@ -54,10 +54,8 @@ static void warm_type(warm_run *w, clprim_type t, const clprim_type_info *type)
             warm(w, CLPRIM_SUCCESS, &p);
         }
     }
-    /* Every comparison shares one program; flags have their own. */
-    const clprim_keep kinds[] = {CLPRIM_KEEP_LT, CLPRIM_KEEP_FLAGGED};
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        const clprim_predicate predicate = {.keep = kinds[k]};
+    for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
+        const clprim_predicate predicate = {.keep = (clprim_keep)keep};
         const clprim_tuning shape = clprim_compact_shape(ctx, one_sweep);
         warm(w, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
     }
