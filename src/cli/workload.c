@@ -407,6 +407,54 @@ static double compact_bytes(const workload *w)
 static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
                                            compact_bytes, NULL,            compact_openmp};
 
+/* ---- Partition: the elements above the middle first, then the rest ---- */
+
+static clprim_status partition_run(workload *w)
+{
+    unsigned char middle[8];
+    compact_threshold(w->type, middle);
+    clprim_predicate keep = {CLPRIM_KEEP_GT, middle, NULL, 0, NULL};
+    return clprim_partition(w->ctx, w->type, &keep, w->in_buf, 0, w->out_buf, 0, w->n, NULL, w->aux_buf, 0, 0, NULL,
+                            NULL);
+}
+
+static void partition_cpu(workload *w)
+{
+    unsigned char middle[8];
+    compact_threshold(w->type, middle);
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, limit;
+        memcpy(&limit, middle, sizeof limit);
+        size_t kept = 0;
+        for (size_t i = 0; i < w->n; i++)
+            kept += x[i] > limit;
+        size_t front = 0, back = kept;
+        for (size_t i = 0; i < w->n; i++)
+            y[x[i] > limit ? front++ : back++] = x[i];
+        w->count = kept;
+    })
+}
+
+static int partition_check(workload *w, char *why, size_t size)
+{
+    cl_ulong kept = 0;
+    clEnqueueReadBuffer(clprim_queue(w->ctx), w->aux_buf, CL_TRUE, 0, sizeof kept, &kept, 0, NULL, NULL);
+    if (kept != w->count) {
+        snprintf(why, size, "kept %llu elements, the C loop %zu", (unsigned long long)kept, w->count);
+        return 0;
+    }
+    return same_bytes(w, w->n * w->elem, why, size); /* every element is written */
+}
+
+static double partition_bytes(const workload *w)
+{
+    return 2.0 * (double)w->in_bytes;
+}
+
+static const workload_kind partition_half = {"partition",     compact_prepare, partition_run, partition_cpu,
+                                             partition_check, partition_bytes, NULL,          NULL};
+
 /* ---- By key: int32 keys in runs of about 100, the values w->in ---- */
 
 #define MEAN_RUN 100
@@ -1005,7 +1053,7 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 /* ---- The tables ---- */
 
 const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,
-                                               &compact_half,   &scan_by_key,    &reduce_by_key, &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
+                                               &compact_half,   &partition_half, &scan_by_key,    &reduce_by_key, &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
                                                &box_sort, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
