@@ -4,8 +4,8 @@
  * ones (cl/lookback.cl).
  * Multi-pass, the multi-work-group algorithm (README, "How it works"):
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
- *   2. when G partials do not fit one tile, they are scanned (exclusive) by this
- *      same driver, recursively;
+ *   2. when G partials do not fit one tile, they are scanned (exclusive) the
+ *      same way, a level down (plan_levels lays the levels out once);
  *   3. scan_chunks: each work-group scans its chunk from its seed: the scanned
  *      partial, or, when G fits one tile, the fold of the partials before it,
  *      which it computes itself (G^2/2 reads of a few hundred values cost less
@@ -43,19 +43,44 @@ int clprim_seed_mode(const clprim_tuning *tuning, const clprim_split *split)
     return split->groups <= tuning->work_group_size * tuning->items_per_thread ? SEED_FOLD : SEED_SCANNED;
 }
 
+/* The multi-pass scan's levels: level 0 splits the input, each next one the
+ * partials of the level before, until one work-group's fold serves. */
+enum { MAX_LEVELS = 64 }; /* each level divides its count by a tile (at least 2) */
+typedef struct {
+    size_t levels;
+    struct {
+        clprim_split split;
+        cl_int seed_mode;
+        cl_ulong count;    /* elements this level scans */
+        cl_ulong partials; /* where its partials go in scratch, in elements; when seed_mode != SEED_NONE */
+    } level[MAX_LEVELS];
+    size_t scratch_end; /* the byte after the last partials */
+} scan_levels;
+
+static scan_levels plan_levels(const clprim_tuning *tuning, size_t n, size_t elem_size, size_t scratch_offset)
+{
+    scan_levels plan = {0};
+    clprim_layout layout = {scratch_offset, 0};
+    for (;;) {
+        const clprim_split split = clprim_split_range(tuning, n);
+        const cl_int mode = clprim_seed_mode(tuning, &split);
+        const size_t at = mode == SEED_NONE ? 0 : clprim_layout_part(&layout, split.groups * elem_size);
+        plan.level[plan.levels].split = split;
+        plan.level[plan.levels].seed_mode = mode;
+        plan.level[plan.levels].count = n;
+        plan.level[plan.levels].partials = at / elem_size;
+        plan.levels++;
+        if (mode != SEED_SCANNED || plan.levels == MAX_LEVELS) /* tiles of 2 or more: never the limit */
+            break;
+        n = split.groups;
+    }
+    plan.scratch_end = layout.bytes;
+    return plan;
+}
+
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size)
 {
-    clprim_layout layout = {0, 0};
-    for (;;) {
-        clprim_split s = clprim_split_range(tuning, n);
-        int mode = clprim_seed_mode(tuning, &s);
-        if (mode == SEED_NONE)
-            return layout.bytes;
-        clprim_layout_part(&layout, s.groups * elem_size);
-        if (mode == SEED_FOLD)
-            return layout.bytes;
-        n = s.groups;
-    }
+    return plan_levels(tuning, n, elem_size, 0).scratch_end;
 }
 
 static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
@@ -103,14 +128,9 @@ clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *t
         return scan_one_sweep(ctx, type, c, exclusive, seed, seed_offset, seeded, src, src_offset, dst, dst_offset, n,
                               event);
 
-    /* Plan: the split of n under the context's tuning, and where this level's
-     * partials go. */
+    /* Plan: the levels under the context's tuning, and their partials. */
     const clprim_tuning *shape = &ctx->tuning;
-    const clprim_split split = clprim_split_range(shape, n);
-    const cl_int excl = exclusive != 0, mode = clprim_seed_mode(shape, &split);
-    clprim_layout layout = {scratch_offset, 0};
-    const cl_ulong partials = clprim_layout_part(&layout, split.groups * type->size) / type->size; /* elements */
-
+    const scan_levels plan = plan_levels(shape, n, type->size, scratch_offset);
     clprim_program reduce_cl, scan_cl;
     clprim_combine_program(ctx, &reduce_cl, "scan", "reduce.cl", shape, type, c);
     clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", shape, type, c);
@@ -121,23 +141,31 @@ clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *t
     clprim_program_end(&reduce_cl);
     clprim_program_end(&scan_cl);
 
-    /* Enqueue: the partials, their scan (a level down) when there are many,
-     * then the scan of each chunk from its seed. */
-    const cl_ulong count = n;
-    if (s == CLPRIM_SUCCESS && mode != SEED_NONE) {
-        s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
-        if (s == CLPRIM_SUCCESS && mode == SEED_SCANNED)
-            s = clprim_scan_combine(ctx, type, c, 1, NULL, 0, scratch, partials, scratch, partials, split.groups,
-                                    scratch, layout.bytes, NULL);
+    /* Enqueue: each level's partials, from the input down; then each level's
+     * scan from its seeds, from the deepest up. Level l > 0 scans the partials
+     * of level l - 1 in place, exclusive and unseeded; level 0 is the call's. */
+    for (size_t l = 0; l < plan.levels && s == CLPRIM_SUCCESS; l++) {
+        if (plan.level[l].seed_mode == SEED_NONE)
+            break;
+        cl_mem in = l ? scratch : src;
+        const cl_ulong in_offset = l ? plan.level[l - 1].partials : src_offset;
+        s = CLPRIM_ENQUEUE(ctx, &reduce, plan.level[l].split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
+                           CLPRIM_ARG(plan.level[l].count), CLPRIM_ARG(plan.level[l].split.chunk),
+                           CLPRIM_ARG(scratch), CLPRIM_ARG(plan.level[l].partials));
     }
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    cl_mem seeds = mode != SEED_NONE ? scratch : src; /* unread without seeds, but must be a buffer */
-    return CLPRIM_ENQUEUE(ctx, &scan, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
-                          CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(seeds),
-                          CLPRIM_ARG(partials), CLPRIM_ARG(mode), CLPRIM_ARG(excl), CLPRIM_ARG(seed),
-                          CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
+    for (size_t l = plan.levels; l-- > 0 && s == CLPRIM_SUCCESS;) {
+        cl_mem in = l ? scratch : src, out = l ? scratch : dst;
+        const cl_ulong in_offset = l ? plan.level[l - 1].partials : src_offset;
+        const cl_ulong out_offset = l ? in_offset : dst_offset;
+        const cl_int excl = l ? 1 : exclusive != 0, level_seeded = l ? 0 : seeded;
+        cl_mem seeds = plan.level[l].seed_mode != SEED_NONE ? scratch : src; /* unread without seeds */
+        s = CLPRIM_ENQUEUE(ctx, &scan, plan.level[l].split.groups, l ? NULL : event, CLPRIM_ARG(in),
+                           CLPRIM_ARG(in_offset), CLPRIM_ARG(out), CLPRIM_ARG(out_offset),
+                           CLPRIM_ARG(plan.level[l].count), CLPRIM_ARG(plan.level[l].split.chunk), CLPRIM_ARG(seeds),
+                           CLPRIM_ARG(plan.level[l].partials), CLPRIM_ARG(plan.level[l].seed_mode), CLPRIM_ARG(excl),
+                           CLPRIM_ARG(seed), CLPRIM_ARG(seed_offset), CLPRIM_ARG(level_seeded));
+    }
+    return s;
 }
 
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op, int exclusive,
