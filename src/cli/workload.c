@@ -418,21 +418,19 @@ static clprim_status partition_run(workload *w)
                             NULL);
 }
 
+/* The compaction's C loop, then the rejected elements after the kept ones. */
 static void partition_cpu(workload *w)
 {
+    compact_cpu(w);
     unsigned char middle[8];
     compact_threshold(w->type, middle);
     FOR_EACH_TYPE(w->type, {
         const T *x = w->in;
-        T *y = w->expect, limit;
+        T *y = (T *)w->expect + w->count, limit;
         memcpy(&limit, middle, sizeof limit);
-        size_t kept = 0;
         for (size_t i = 0; i < w->n; i++)
-            kept += x[i] > limit;
-        size_t front = 0, back = kept;
-        for (size_t i = 0; i < w->n; i++)
-            y[x[i] > limit ? front++ : back++] = x[i];
-        w->count = kept;
+            if (!(x[i] > limit))
+                *y++ = x[i];
     })
 }
 
