@@ -86,17 +86,20 @@ typedef struct {
     clprim_pass copy;           /* in place only */
 } compact_passes;
 
-/* A build failure of an expression says which expression. */
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
 {
     const clprim_tuning grid = clprim_compact_grid(ctx);
     return one_sweep ? clprim_one_sweep_shape(ctx, &grid) : grid;
 }
 
+/* The program is the one-sweep form's wherever that form is available, even
+ * for the calls that run its multi-pass kernels (a partition, n == 0, more
+ * tiles than 32 bits count): one program per predicate on every device. A
+ * build failure of an expression says which expression. */
 static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
                                 const clprim_predicate *keep, int in_place, int one_sweep, compact_passes *out)
 {
-    const clprim_tuning shape = clprim_compact_shape(ctx, one_sweep);
+    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
     clprim_program program;
     clprim_status s = clprim_compact_program(ctx, t, type, keep, &shape, &program);
     if (s == CLPRIM_SUCCESS)
