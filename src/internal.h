@@ -331,10 +331,12 @@ clprim_status clprim_pass_of(clprim_context *ctx, const clprim_program *p, const
 
 typedef struct {
     size_t size;
-    const void *value;
+    const void *value; /* NULL: local memory of `size` bytes, or a role */
+    int role;          /* 0, or CLPRIM_ROLE_* (plans only) */
 } clprim_arg;
-#define CLPRIM_ARG(x) ((clprim_arg){sizeof(x), &(x)})
-#define CLPRIM_LOCAL(bytes) ((clprim_arg){(bytes), NULL})
+#define CLPRIM_ARG(x) ((clprim_arg){sizeof(x), &(x), 0})
+#define CLPRIM_LOCAL(bytes) ((clprim_arg){(bytes), NULL, 0})
+#define CLPRIM_BYTES(size, pointer) ((clprim_arg){(size), (pointer), 0}) /* an element of a run-time type */
 
 /* Sets the arguments and enqueues `groups` work-groups of pass->local. The
  * launch's event goes to *event when event is not NULL. */
@@ -361,6 +363,107 @@ typedef struct {
 size_t clprim_layout_part(clprim_layout *l, size_t bytes);
 /* The context's scratch, of at least l->bytes (CLPRIM_OUT_OF_MEMORY on overflow). */
 clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, const clprim_layout *l, cl_mem *buf);
+
+/* ---- Plans as values (plan.c) and the one executor (execute.c) ----
+ * A driver checks its arguments, then fills a clprim_plan: the programs it
+ * needs, its scratch as a layout, its launches in order with their arguments
+ * copied in, and what a blocking call reads back. A primitive built on others
+ * appends their launches to its own plan, sharing its scratch layout.
+ * clprim_execute builds every program first, grows the scratch once, waits for
+ * the wait list, enqueues the launches and hands back the last one's event;
+ * a plan with no launch is the call with nothing to do. */
+
+/* Roles of a launch argument beyond a value: resolved when the plan runs. */
+#define CLPRIM_ROLE_SCRATCH 1 /* the context's scratch buffer */
+#define CLPRIM_ROLE_RECORDS 2 /* the look-back's records (cl/lookback.cl) for this launch */
+#define CLPRIM_ROLE_STAMP 3   /* the stamp this launch writes them with */
+#define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
+#define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
+#define CLPRIM_STAMP_ARG ((clprim_arg){sizeof(cl_uint), NULL, CLPRIM_ROLE_STAMP})
+
+enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 24, CLPRIM_PLAN_READS = 2 };
+
+typedef struct {
+    int role;  /* 0: a value (or local memory when it has no bytes), else CLPRIM_ROLE_* */
+    size_t size;
+    int local; /* local memory of `size` bytes */
+    unsigned char value[16];
+} clprim_launch_arg;
+
+typedef struct {
+    unsigned program; /* in the plan's programs */
+    const char *kernel;
+    size_t groups;
+    size_t record_tiles, record_bytes; /* look-back records it needs: tiles, bytes a value */
+    unsigned nargs;
+    clprim_launch_arg args[CLPRIM_LAUNCH_ARGS];
+} clprim_launch;
+
+typedef struct {
+    const char *purpose;   /* the call, in messages */
+    clprim_program programs[CLPRIM_PLAN_PROGRAMS];
+    unsigned nprograms;
+    clprim_layout scratch; /* parts laid out by clprim_layout_part */
+    clprim_launch *launches;
+    size_t nlaunches, capacity;
+    int blocking;          /* the call returns after its work (and its reads) complete */
+    struct {
+        cl_mem buffer; /* NULL: the scratch */
+        size_t offset, bytes;
+        void *host;
+    } reads[CLPRIM_PLAN_READS]; /* blocking reads after the last launch */
+    unsigned nreads;
+    int failed; /* out of host memory or room while planning: clprim_execute reports it */
+} clprim_plan;
+
+void clprim_plan_begin(clprim_plan *plan, const char *purpose);
+/* Adds a program to the plan (taking over its options) and returns its index;
+ * a program with the same file and options already there is not added again. */
+unsigned clprim_plan_program(clprim_plan *plan, clprim_program *p);
+/* Appends a launch of `kernel` from program `program` over `groups`
+ * work-groups of its shape, copying the arguments' values. Returns the launch,
+ * NULL when out of memory (recorded in the plan). */
+clprim_launch *clprim_plan_launch(clprim_plan *plan, unsigned program, const char *kernel, size_t groups,
+                                  const clprim_arg *args, size_t nargs);
+#define CLPRIM_PLAN_LAUNCH(plan, program, kernel, groups, ...)                                           \
+    clprim_plan_launch((plan), (program), (kernel), (groups), (const clprim_arg[]){__VA_ARGS__},         \
+                       sizeof((const clprim_arg[]){__VA_ARGS__}) / sizeof(clprim_arg))
+/* A blocking read of `bytes` from `buffer` (NULL: the scratch) at byte `offset` into host. */
+void clprim_plan_read(clprim_plan *plan, cl_mem buffer, size_t offset, size_t bytes, void *host);
+void clprim_plan_end(clprim_plan *plan);
+
+/* Runs the plan after the (checked) wait list; *event, when event is not NULL,
+ * completes with the call. Ends the plan. */
+clprim_status clprim_execute(clprim_context *ctx, clprim_plan *plan, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event);
+
+/* ---- Primitives (algorithms/primitives.h): one descriptor each ---- */
+
+/* The warm-up's walk over program variants (warm_up.c). */
+typedef struct clprim_variant_walk clprim_variant_walk;
+/* Hands one program a call may build to the walk, which ends p; made is the
+ * status of making p (a predicate's program can fail to be made). */
+void clprim_walk_variant(clprim_variant_walk *walk, clprim_status made, clprim_program *p);
+
+typedef struct {
+    const char *name; /* as in algorithms/primitives.h */
+    /* Every program its calls may build at the context's device and tuning,
+     * or NULL when they are too many to build ahead (one per combination of
+     * key type, value type and operator): they compile on first use. */
+    void (*variants)(clprim_context *ctx, clprim_variant_walk *walk);
+} clprim_primitive;
+
+#include "algorithms/primitives.h"
+#define CLPRIM_DECLARE_PRIMITIVE(name) extern const clprim_primitive clprim_##name##_primitive;
+CLPRIM_PRIMITIVES(CLPRIM_DECLARE_PRIMITIVE)
+#undef CLPRIM_DECLARE_PRIMITIVE
+/* Every descriptor, in the order of algorithms/primitives.h, NULL-terminated. */
+extern const clprim_primitive *const clprim_primitives[];
+
+/* The element types the context's device runs (doubles only with fp64), in
+ * clprim_type order, for walks over every type: call with i = 0, 1, ... until
+ * it returns NULL; *t receives the type. */
+const clprim_type_info *clprim_device_type_at(const clprim_context *ctx, size_t i, clprim_type *t);
 
 /* ---- Events and profiling (launch.c) ---- */
 
@@ -495,13 +598,12 @@ clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *cl
 /* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);
 
-/* The scan without argument checks, for drivers that scan their own counts. Uses
- * scratch from byte `scratch_offset`, which the caller has reserved. seed: NULL,
+/* Appends a scan of n > 0 elements to the plan, its partials laid out in the
+ * plan's scratch; a NULL src, dst or seed stands for the scratch. seed: NULL,
  * or the buffer whose element seed_offset comes before src (clprim_scan_seeded). */
-clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                  int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src, cl_ulong src_offset,
-                                  cl_mem dst, cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                  cl_event *event);
+void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
+                      const clprim_combine *c, int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src,
+                      cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n);
 /* The same with a built-in operator and no seed. */
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,

@@ -181,3 +181,9 @@ clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type, cl_mem ke
         s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
     return s;
 }
+
+/* ---- Descriptor ---- */
+
+/* Scan by key's programs, per key type, value type and operator, and
+ * compaction's: built on first use. */
+const clprim_primitive clprim_reduce_by_key_primitive = {"reduce_by_key", NULL};

@@ -217,7 +217,7 @@ clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compac
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
         if (s == CLPRIM_SUCCESS)
             s = CLPRIM_ENQUEUE(ctx, &passes.scatter, 1, event, CLPRIM_ARG(src), CLPRIM_ARG(src_at0), CLPRIM_ARG(src),
-                               CLPRIM_ARG(zero), {es, &zero}, CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
+                               CLPRIM_ARG(zero), CLPRIM_BYTES(es, &zero), CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
                                CLPRIM_ARG(zero), CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero), CLPRIM_ARG(none),
                                CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write), CLPRIM_ARG(partition));
         if (s == CLPRIM_SUCCESS && kept)
@@ -283,20 +283,20 @@ clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compac
     const cl_ulong out_offset = dst_offset;
     if (one_sweep) {
         s = CLPRIM_ENQUEUE(ctx, &passes.sweep, tiles, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(dst),
+                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(dst),
                            CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
                            CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
     } else {
         if (seed_mode != SEED_NONE)
             s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value}, CLPRIM_ARG(count),
+                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(count),
                                CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
         if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
             s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
                                    scratch, counts_offset, split.groups, scratch, scan_at, NULL);
         if (s == CLPRIM_SUCCESS)
             s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in),
-                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), {es, &value},
+                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value),
                                CLPRIM_ARG(dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
                                CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
                                CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count),
@@ -312,3 +312,22 @@ clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compac
     *kept = (size_t)total;
     return CLPRIM_SUCCESS;
 }
+
+/* ---- Descriptor ---- */
+
+/* Per type and predicate kind, but expressions (compiled per expression, like
+ * callers' operators); one program serves compaction and partition. */
+static void compact_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    clprim_type t;
+    const clprim_type_info *type;
+    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
+        for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
+            const clprim_predicate predicate = {.keep = (clprim_keep)keep};
+            clprim_program p;
+            clprim_walk_variant(walk, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
+        }
+}
+
+const clprim_primitive clprim_compact_primitive = {"compact", compact_variants};

@@ -315,15 +315,15 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
     const size_t es = p->type->size;
     if (global)
         return CLPRIM_ENQUEUE(ctx, &counting, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(a_src_offset),
-                              CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), {es, p->lo},
-                              {es, p->hi}, {es, p->scale}, CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
+                              CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_BYTES(es, p->lo),
+                              CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale), CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
                               CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset));
     for (size_t pass = 0; pass < passes; pass++) {
         const cl_uint first = (cl_uint)(pass * local_bins);
         const cl_uint window = (cl_uint)(bins - first < local_bins ? bins - first : local_bins);
         s = CLPRIM_ENQUEUE(ctx, &counting, split.groups, pass + 1 == passes ? event : NULL, CLPRIM_ARG(src),
                            CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk),
-                           {es, p->lo}, {es, p->hi}, {es, p->scale}, CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
+                           CLPRIM_BYTES(es, p->lo), CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale), CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
                            CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
                            CLPRIM_ARG(first), CLPRIM_ARG(window), CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)));
         if (s != CLPRIM_SUCCESS)
@@ -381,3 +381,18 @@ clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, s
                                     counts_offset, accumulate, NULL, num_events_in_wait_list, event_wait_list,
                                     event);
 }
+
+/* ---- Descriptor ---- */
+
+static void histogram_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    clprim_type t;
+    const clprim_type_info *type;
+    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++) {
+        clprim_program p;
+        clprim_histogram_program(ctx, type, &p);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+    }
+}
+
+const clprim_primitive clprim_histogram_primitive = {"histogram", histogram_variants};

@@ -26,44 +26,35 @@ static void write_empty_result(clprim_type t, clprim_op op, void *out)
 #undef EMPTY_RESULT
 }
 
-/* The passes of a reduction of n > 0 elements, its value read back to *result. */
-static clprim_status reduce_device(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                   cl_mem src, size_t offset, size_t n, void *result, cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list)
+/* The plan of a reduction: one partial per work-group, then, with several,
+ * one group folding them into the slot after them, read back to *result.
+ * With no element the plan only builds the program (a caller's operator must
+ * compile) and waits for the wait list. */
+static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
+                        int user_op, cl_mem src, size_t offset, size_t n, void *result, clprim_plan *plan)
 {
-    /* Plan: one partial per work-group, then, with several, one group folding
-     * them into the slot after them. */
     const clprim_tuning *shape = &ctx->tuning;
-    const clprim_split split = clprim_split_range(shape, n);
-    const cl_ulong count = n, src_offset = offset, partials = 0, groups = split.groups;
-    const cl_ulong answer = split.groups > 1 ? split.groups : 0;
-    clprim_layout layout = {0, 0};
-    clprim_layout_part(&layout, (split.groups + 1) * type->size);
-
+    clprim_plan_begin(plan, "reduce");
+    plan->blocking = 1;
     clprim_program program;
     clprim_combine_program(ctx, &program, "reduce", "reduce.cl", shape, type, c);
-    clprim_pass reduce;
-    clprim_status s = clprim_pass_of(ctx, &program, "reduce_chunks", &reduce);
-    clprim_program_end(&program);
-    cl_mem scratch;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_layout_scratch(ctx, "reduce", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &reduce, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials));
-    if (s == CLPRIM_SUCCESS && split.groups > 1) /* the folding group's chunk covers every partial */
-        s = CLPRIM_ENQUEUE(ctx, &reduce, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(groups),
-                           CLPRIM_ARG(groups), CLPRIM_ARG(scratch), CLPRIM_ARG(answer));
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, answer * type->size, type->size, result, 0,
-                                     NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "reading the reduction back");
-    return CLPRIM_SUCCESS;
+    if (n == 0 && !user_op) {
+        clprim_program_end(&program);
+        return;
+    }
+    const unsigned reduce_cl = clprim_plan_program(plan, &program);
+    if (n == 0)
+        return;
+    const clprim_split split = clprim_split_range(shape, n);
+    const cl_ulong count = n, src_offset = offset, groups = split.groups;
+    const cl_ulong partials = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size) / type->size;
+    const cl_ulong answer = partials + (split.groups > 1 ? split.groups : 0);
+    CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
+                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials));
+    if (split.groups > 1) /* the folding group's chunk covers every partial */
+        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
+                           CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(answer));
+    clprim_plan_read(plan, NULL, answer * type->size, type->size, result);
 }
 
 /* clprim_reduce and clprim_reduce_op: the checks, then the passes. */
@@ -82,19 +73,15 @@ static clprim_status reduce_call(clprim_context *ctx, const char *function, clpr
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
-    if (s == CLPRIM_SUCCESS && n > 0) {
-        s = reduce_device(ctx, type, &c, src, offset, n, result, num_events_in_wait_list, event_wait_list);
-    } else if (s == CLPRIM_SUCCESS) {
-        /* Nothing to combine; a caller's operator must still compile. */
-        if (user_op)
-            s = clprim_combine_prepare(ctx, "reduce", "reduce.cl", type, &c);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
-        if (s == CLPRIM_SUCCESS && user_op)
-            memcpy(result, user->identity, type->size);
-        else if (s == CLPRIM_SUCCESS)
-            write_empty_result(t, op, result);
+    if (s == CLPRIM_SUCCESS) {
+        clprim_plan plan;
+        plan_reduce(ctx, type, &c, user_op, src, offset, n, result, &plan);
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, NULL);
     }
+    if (s == CLPRIM_SUCCESS && n == 0 && user_op) /* nothing combined */
+        memcpy(result, user->identity, type->size);
+    else if (s == CLPRIM_SUCCESS && n == 0)
+        write_empty_result(t, op, result);
     clprim_combine_free(&c);
     return s;
 }
@@ -113,3 +100,20 @@ clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_
     return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, src, offset, n, result,
                        num_events_in_wait_list, event_wait_list);
 }
+
+/* ---- Descriptor ---- */
+
+static void reduce_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    clprim_type t;
+    const clprim_type_info *type;
+    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
+        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+            const clprim_combine c = clprim_combine_builtin((clprim_op)op);
+            clprim_program p;
+            clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
+            clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+        }
+}
+
+const clprim_primitive clprim_reduce_primitive = {"reduce", reduce_variants};

@@ -57,14 +57,13 @@ typedef struct {
     size_t scratch_end; /* the byte after the last partials */
 } scan_levels;
 
-static scan_levels plan_levels(const clprim_tuning *tuning, size_t n, size_t elem_size, size_t scratch_offset)
+static scan_levels plan_levels(const clprim_tuning *tuning, size_t n, size_t elem_size, clprim_layout *layout)
 {
     scan_levels plan = {0};
-    clprim_layout layout = {scratch_offset, 0};
     for (;;) {
         const clprim_split split = clprim_split_range(tuning, n);
         const cl_int mode = clprim_seed_mode(tuning, &split);
-        const size_t at = mode == SEED_NONE ? 0 : clprim_layout_part(&layout, split.groups * elem_size);
+        const size_t at = mode == SEED_NONE ? 0 : clprim_layout_part(layout, split.groups * elem_size);
         plan.level[plan.levels].split = split;
         plan.level[plan.levels].seed_mode = mode;
         plan.level[plan.levels].count = n;
@@ -74,48 +73,22 @@ static scan_levels plan_levels(const clprim_tuning *tuning, size_t n, size_t ele
             break;
         n = split.groups;
     }
-    plan.scratch_end = layout.bytes;
     return plan;
 }
 
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size)
 {
-    return plan_levels(tuning, n, elem_size, 0).scratch_end;
+    clprim_layout layout = {0, 0};
+    plan_levels(tuning, n, elem_size, &layout);
+    return layout.bytes;
 }
 
-static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                    int exclusive, cl_mem seed, cl_ulong seed_offset, cl_int seeded, cl_mem src,
-                                    cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n, cl_event *event)
-{
-    /* Plan: a tile a work-group, and the records they exchange. */
-    const clprim_tuning shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
-    clprim_program scan_cl;
-    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", &shape, type, c);
-    clprim_pass sweep, clear;
-    clprim_status s = clprim_pass_of(ctx, &scan_cl, "scan_tiles", &sweep);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &scan_cl, "lookback_clear", &clear);
-    clprim_program_end(&scan_cl);
-    const size_t tiles = clprim_one_sweep_tiles(&shape, n);
-    cl_mem records;
-    cl_uint stamp;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_lookback_records(ctx, &clear, tiles, type->size, &records, &stamp);
+/* A buffer argument of a plan: NULL stands for the scratch. */
+#define BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
 
-    /* Enqueue: the one launch. */
-    const cl_ulong count = n;
-    const cl_int excl = exclusive != 0;
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &sweep, tiles, event, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(dst),
-                           CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
-                           CLPRIM_ARG(excl), CLPRIM_ARG(seed), CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
-    return s;
-}
-
-clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                                  int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src, cl_ulong src_offset,
-                                  cl_mem dst, cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                  cl_event *event)
+void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
+                      const clprim_combine *c, int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src,
+                      cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n)
 {
     /* Without a seed the kernels read none, but take a buffer. */
     const cl_int seeded = seed != NULL;
@@ -123,58 +96,71 @@ clprim_status clprim_scan_combine(clprim_context *ctx, const clprim_type_info *t
         seed = src;
         seed_offset = 0;
     }
+    const cl_ulong count = n;
+    const cl_int excl = exclusive != 0;
     const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
-    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && clprim_one_sweep_tiles(&sweep_shape, n))
-        return scan_one_sweep(ctx, type, c, exclusive, seed, seed_offset, seeded, src, src_offset, dst, dst_offset, n,
-                              event);
+    const size_t tiles = clprim_one_sweep_tiles(&sweep_shape, n);
+    clprim_program program;
+    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && tiles) {
+        /* One sweep: a tile a work-group, and the records they exchange. */
+        clprim_combine_program(ctx, &program, plan->purpose, "scan.cl", &sweep_shape, type, c);
+        clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "scan_tiles", tiles,
+                                              BUFFER_ARG(src), CLPRIM_ARG(src_offset), BUFFER_ARG(dst),
+                                              CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_RECORDS_ARG,
+                                              CLPRIM_STAMP_ARG, CLPRIM_ARG(excl), BUFFER_ARG(seed),
+                                              CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
+        if (l) {
+            l->record_tiles = tiles;
+            l->record_bytes = type->size;
+        }
+        return;
+    }
 
-    /* Plan: the levels under the context's tuning, and their partials. */
+    /* Multi-pass: the levels under the context's tuning, and their partials. */
     const clprim_tuning *shape = &ctx->tuning;
-    const scan_levels plan = plan_levels(shape, n, type->size, scratch_offset);
-    clprim_program reduce_cl, scan_cl;
-    clprim_combine_program(ctx, &reduce_cl, "scan", "reduce.cl", shape, type, c);
-    clprim_combine_program(ctx, &scan_cl, "scan", "scan.cl", shape, type, c);
-    clprim_pass reduce, scan;
-    clprim_status s = clprim_pass_of(ctx, &reduce_cl, "reduce_chunks", &reduce);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &scan_cl, "scan_chunks", &scan);
-    clprim_program_end(&reduce_cl);
-    clprim_program_end(&scan_cl);
+    const scan_levels levels = plan_levels(shape, n, type->size, &plan->scratch);
+    clprim_combine_program(ctx, &program, plan->purpose, "reduce.cl", shape, type, c);
+    const unsigned reduce_cl = clprim_plan_program(plan, &program);
+    clprim_combine_program(ctx, &program, plan->purpose, "scan.cl", shape, type, c);
+    const unsigned scan_cl = clprim_plan_program(plan, &program);
 
-    /* Enqueue: each level's partials, from the input down; then each level's
-     * scan from its seeds, from the deepest up. Level l > 0 scans the partials
-     * of level l - 1 in place, exclusive and unseeded; level 0 is the call's. */
-    for (size_t l = 0; l < plan.levels && s == CLPRIM_SUCCESS; l++) {
-        if (plan.level[l].seed_mode == SEED_NONE)
-            break;
-        cl_mem in = l ? scratch : src;
-        const cl_ulong in_offset = l ? plan.level[l - 1].partials : src_offset;
-        s = CLPRIM_ENQUEUE(ctx, &reduce, plan.level[l].split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                           CLPRIM_ARG(plan.level[l].count), CLPRIM_ARG(plan.level[l].split.chunk),
-                           CLPRIM_ARG(scratch), CLPRIM_ARG(plan.level[l].partials));
+    /* Each level's partials, from the input down; then each level's scan from
+     * its seeds, from the deepest up. Level l > 0 scans the partials of level
+     * l - 1 in place, exclusive and unseeded; level 0 is the call's. */
+    for (size_t l = 0; l < levels.levels && levels.level[l].seed_mode != SEED_NONE; l++) {
+        const cl_mem in = l ? NULL : src;
+        const cl_ulong in_offset = l ? levels.level[l - 1].partials : src_offset;
+        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", levels.level[l].split.groups, BUFFER_ARG(in),
+                           CLPRIM_ARG(in_offset), CLPRIM_ARG(levels.level[l].count),
+                           CLPRIM_ARG(levels.level[l].split.chunk), CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(levels.level[l].partials));
     }
-    for (size_t l = plan.levels; l-- > 0 && s == CLPRIM_SUCCESS;) {
-        cl_mem in = l ? scratch : src, out = l ? scratch : dst;
-        const cl_ulong in_offset = l ? plan.level[l - 1].partials : src_offset;
+    for (size_t l = levels.levels; l-- > 0;) {
+        const cl_mem in = l ? NULL : src, out = l ? NULL : dst;
+        const cl_ulong in_offset = l ? levels.level[l - 1].partials : src_offset;
         const cl_ulong out_offset = l ? in_offset : dst_offset;
-        const cl_int excl = l ? 1 : exclusive != 0, level_seeded = l ? 0 : seeded;
-        cl_mem seeds = plan.level[l].seed_mode != SEED_NONE ? scratch : src; /* unread without seeds */
-        s = CLPRIM_ENQUEUE(ctx, &scan, plan.level[l].split.groups, l ? NULL : event, CLPRIM_ARG(in),
-                           CLPRIM_ARG(in_offset), CLPRIM_ARG(out), CLPRIM_ARG(out_offset),
-                           CLPRIM_ARG(plan.level[l].count), CLPRIM_ARG(plan.level[l].split.chunk), CLPRIM_ARG(seeds),
-                           CLPRIM_ARG(plan.level[l].partials), CLPRIM_ARG(plan.level[l].seed_mode), CLPRIM_ARG(excl),
-                           CLPRIM_ARG(seed), CLPRIM_ARG(seed_offset), CLPRIM_ARG(level_seeded));
+        const cl_int level_excl = l ? 1 : excl, level_seeded = l ? 0 : seeded;
+        const cl_mem seeds = levels.level[l].seed_mode != SEED_NONE ? NULL : src; /* unread without seeds */
+        CLPRIM_PLAN_LAUNCH(plan, scan_cl, "scan_chunks", levels.level[l].split.groups, BUFFER_ARG(in),
+                           CLPRIM_ARG(in_offset), BUFFER_ARG(out), CLPRIM_ARG(out_offset),
+                           CLPRIM_ARG(levels.level[l].count), CLPRIM_ARG(levels.level[l].split.chunk),
+                           BUFFER_ARG(seeds), CLPRIM_ARG(levels.level[l].partials),
+                           CLPRIM_ARG(levels.level[l].seed_mode), CLPRIM_ARG(level_excl), BUFFER_ARG(seed),
+                           CLPRIM_ARG(seed_offset), CLPRIM_ARG(level_seeded));
     }
-    return s;
 }
 
 clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op, int exclusive,
                                  cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n,
                                  cl_mem scratch, size_t scratch_offset, cl_event *event)
 {
+    (void)scratch;
     const clprim_combine c = clprim_combine_builtin(op);
-    return clprim_scan_combine(ctx, type, &c, exclusive, NULL, 0, src, src_offset, dst, dst_offset, n, scratch,
-                               scratch_offset, event);
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "scan");
+    plan.scratch.bytes = scratch_offset;
+    clprim_plan_scan(ctx, &plan, type, &c, exclusive, NULL, 0, src, src_offset, dst, dst_offset, n);
+    return clprim_execute(ctx, &plan, 0, NULL, event);
 }
 
 /* clprim_scan, clprim_scan_op and clprim_scan_seeded: the checks, then the
@@ -202,20 +188,20 @@ static clprim_status scan_call(clprim_context *ctx, const char *function, clprim
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
 
-    /* An operator that does not compile fails before anything is enqueued,
-     * also when n == 0. */
-    if (s == CLPRIM_SUCCESS && user_op)
-        s = clprim_combine_prepare(ctx, "scan", "scan.cl", type, &c);
-    cl_mem scratch = NULL;
-    if (s == CLPRIM_SUCCESS && n > 0)
-        s = clprim_scratch(ctx, clprim_scan_scratch_bytes(&ctx->tuning, n, type->size), &scratch);
-    if (s == CLPRIM_SUCCESS && n == 0)
-        s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-    else if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s == CLPRIM_SUCCESS && n > 0)
-        s = clprim_scan_combine(ctx, type, &c, exclusive, seed, seed_offset, src, src_offset, dst, dst_offset, n,
-                                scratch, 0, event);
+    /* With no element the plan only builds the program: an operator that does
+     * not compile fails before anything is enqueued, also when n == 0. */
+    if (s == CLPRIM_SUCCESS) {
+        clprim_plan plan;
+        clprim_plan_begin(&plan, "scan");
+        if (n > 0) {
+            clprim_plan_scan(ctx, &plan, type, &c, exclusive, seed, seed_offset, src, src_offset, dst, dst_offset, n);
+        } else if (user_op) {
+            clprim_program program;
+            clprim_combine_program(ctx, &program, "scan", "scan.cl", &ctx->tuning, type, &c);
+            clprim_plan_program(&plan, &program);
+        }
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+    }
     clprim_combine_free(&c);
     return s;
 }
@@ -245,3 +231,27 @@ clprim_status clprim_scan_seeded(clprim_context *ctx, clprim_type t, clprim_op o
                      seed, seed_offset, src, src_offset, dst, dst_offset, n, num_events_in_wait_list,
                      event_wait_list, event);
 }
+
+/* ---- Descriptor ---- */
+
+/* Per type and built-in operator: the multi-pass kernels (reduce.cl's are
+ * reduce's variants) and, where it serves, the one-sweep shape. */
+static void scan_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
+    clprim_type t;
+    const clprim_type_info *type;
+    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
+        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+            const clprim_combine c = clprim_combine_builtin((clprim_op)op);
+            clprim_program p;
+            clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
+            clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+            if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, &c)) {
+                clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
+                clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+            }
+        }
+}
+
+const clprim_primitive clprim_scan_primitive = {"scan", scan_variants};

@@ -163,3 +163,15 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
                           CLPRIM_ARG(order), CLPRIM_ARG(order_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
                           CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off));
 }
+
+/* ---- Descriptor ---- */
+
+/* boxsort.cl; its sort is radix_sort's. */
+static void box_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    clprim_program p;
+    clprim_box_sort_program(ctx, &p);
+    clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+}
+
+const clprim_primitive clprim_box_sort_primitive = {"box_sort", box_sort_variants};

@@ -478,3 +478,17 @@ out:
     clReleaseMemObject(cbuf);
     return s;
 }
+
+/* ---- Descriptor ---- */
+
+static void kmeans_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    const clprim_pixel_format formats[] = {CLPRIM_RGB8, CLPRIM_RGBA8, CLPRIM_GREY8};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        clprim_program p;
+        clprim_kmeans_program(ctx, formats[f], &p);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+    }
+}
+
+const clprim_primitive clprim_kmeans_primitive = {"kmeans", kmeans_variants};

@@ -505,3 +505,18 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
         s = read_level(ctx, scratch, level_offset, level);
     return s;
 }
+
+/* ---- Descriptor ---- */
+
+/* threshold.cl with 32-bit indexing and without: the thresholds, Otsu's level
+ * and the image histograms. */
+static void threshold_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    for (int index32 = 0; index32 < 2; index32++) {
+        clprim_program p;
+        clprim_threshold_program(ctx, index32, &p);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+    }
+}
+
+const clprim_primitive clprim_threshold_primitive = {"threshold", threshold_variants};

@@ -149,3 +149,82 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
         return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: the scratch it needs overflows size_t", purpose);
     return clprim_scratch(ctx, l->bytes, buf);
 }
+
+/* ---- Plans ---- */
+
+void clprim_plan_begin(clprim_plan *plan, const char *purpose)
+{
+    *plan = (clprim_plan){.purpose = purpose};
+}
+
+unsigned clprim_plan_program(clprim_plan *plan, clprim_program *p)
+{
+    for (unsigned i = 0; i < plan->nprograms; i++)
+        if (plan->programs[i].file == p->file &&
+            !strcmp(clprim_options_text(&plan->programs[i].options), clprim_options_text(&p->options))) {
+            clprim_program_end(p);
+            return i;
+        }
+    if (plan->nprograms == CLPRIM_PLAN_PROGRAMS) { /* a planning error: more programs than a plan holds */
+        plan->failed = 1;
+        clprim_program_end(p);
+        return 0;
+    }
+    plan->programs[plan->nprograms] = *p;
+    *p = (clprim_program){0};
+    return plan->nprograms++;
+}
+
+clprim_launch *clprim_plan_launch(clprim_plan *plan, unsigned program, const char *kernel, size_t groups,
+                                  const clprim_arg *args, size_t nargs)
+{
+    if (plan->failed || program >= plan->nprograms || nargs > CLPRIM_LAUNCH_ARGS) {
+        plan->failed = 1;
+        return NULL;
+    }
+    if (plan->nlaunches == plan->capacity) {
+        const size_t capacity = plan->capacity ? 2 * plan->capacity : 8;
+        clprim_launch *grown = realloc(plan->launches, capacity * sizeof *grown);
+        if (!grown) {
+            plan->failed = 1;
+            return NULL;
+        }
+        plan->launches = grown;
+        plan->capacity = capacity;
+    }
+    clprim_launch *l = &plan->launches[plan->nlaunches++];
+    *l = (clprim_launch){.program = program, .kernel = kernel, .groups = groups, .nargs = (unsigned)nargs};
+    for (size_t i = 0; i < nargs; i++) {
+        clprim_launch_arg *a = &l->args[i];
+        a->role = args[i].role;
+        a->size = args[i].size;
+        a->local = !args[i].value && !args[i].role;
+        if (args[i].value && args[i].size <= sizeof a->value)
+            memcpy(a->value, args[i].value, args[i].size);
+        else if (args[i].value)
+            plan->failed = 1;
+    }
+    return l;
+}
+
+void clprim_plan_read(clprim_plan *plan, cl_mem buffer, size_t offset, size_t bytes, void *host)
+{
+    if (plan->nreads == CLPRIM_PLAN_READS) {
+        plan->failed = 1;
+        return;
+    }
+    plan->reads[plan->nreads].buffer = buffer;
+    plan->reads[plan->nreads].offset = offset;
+    plan->reads[plan->nreads].bytes = bytes;
+    plan->reads[plan->nreads].host = host;
+    plan->nreads++;
+    plan->blocking = 1;
+}
+
+void clprim_plan_end(clprim_plan *plan)
+{
+    for (unsigned i = 0; i < plan->nprograms; i++)
+        clprim_program_end(&plan->programs[i]);
+    free(plan->launches);
+    *plan = (clprim_plan){0};
+}
