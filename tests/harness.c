@@ -671,3 +671,77 @@ void harness_fill_exact_sums(clprim_type t, void *data, size_t n, uint64_t *stat
             ((double *)data)[i] = (double)v;
     }
 }
+
+/* ---- Every primitive, through the workloads of `clprim bench` ---- */
+
+const clprim_primitive *harness_primitive_named(const char *name)
+{
+    for (size_t i = 0; clprim_primitives[i]; i++)
+        if (!strcmp(clprim_primitives[i]->name, name))
+            return clprim_primitives[i];
+    return NULL;
+}
+
+clprim_type harness_workload_type(const clprim_context *ctx, const workload_kind *kind, size_t turn)
+{
+    size_t types = 0;
+    while (workload_type_at(types))
+        types++;
+    for (size_t k = 0; k < types; k++) {
+        clprim_type t;
+        workload_parse_type(workload_type_at((turn + k) % types), &t);
+        if ((!kind->supports || kind->supports(t)) && (t != CLPRIM_DOUBLE || ctx->has_fp64))
+            return t;
+    }
+    return CLPRIM_INT32;
+}
+
+/* A photograph of random pixels in slow gradients (k-means and Otsu see
+ * structure, not only noise). */
+static unsigned char *random_photo(size_t width, size_t height)
+{
+    unsigned char *rgb = malloc(width * height * 3);
+    uint64_t rng = harness_rng(991);
+    for (size_t i = 0; rgb && i < width * height * 3; i++)
+        rgb[i] = (unsigned char)((i / 3 % width) * 255 / width / (1 + i % 3) + (harness_rand(&rng) >> 60));
+    return rgb;
+}
+
+int harness_run_workload(clprim_context *ctx, const workload_kind *kind, clprim_type t, size_t n, char *why,
+                         size_t size)
+{
+    workload w;
+    memset(&w, 0, sizeof w);
+    workload_set_seed(harness_seed());
+    int photo = 0;
+    for (size_t k = 0; workload_photo_kinds[k]; k++)
+        photo |= workload_photo_kinds[k] == kind;
+    int ok;
+    if (photo) {
+        const size_t width = 37, height = n / 37 ? n / 37 : 1;
+        unsigned char *rgb = random_photo(width, height);
+        ok = rgb && workload_prepare_photo(&w, kind, ctx, rgb, width, height);
+        free(rgb);
+    } else {
+        ok = workload_prepare(&w, kind, ctx, t, n);
+    }
+    if (!ok) {
+        snprintf(why, size, "%s: preparing %zu elements failed", kind->name, n);
+        workload_release(&w);
+        return 0;
+    }
+    const clprim_status s = kind->run(&w);
+    if (s != CLPRIM_SUCCESS) {
+        snprintf(why, size, "%s: %s: %s", kind->name, clprim_status_name(s), clprim_last_error(ctx));
+        workload_release(&w);
+        return 0;
+    }
+    clFinish(clprim_queue(ctx));
+    kind->cpu(&w);
+    char reason[256] = "";
+    ok = workload_fetch(&w) && kind->check(&w, reason, sizeof reason);
+    if (!ok)
+        snprintf(why, size, "%s, %s, n = %zu: %s", kind->name, workload_type_name(t), n, reason);
+    workload_release(&w);
+    return ok;
+}

@@ -9,6 +9,7 @@
 
 #include "clprim.h"
 #include "internal.h" /* tests link the static library and may use internals */
+#include "workload.h" /* src/cli: every primitive on generated data, with its C loop and check */
 
 /* Devices under test: $CLPRIM_TEST_DEVICES, ';'-separated device specs, default "cpu". */
 size_t harness_device_count(void);
@@ -164,6 +165,17 @@ void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_b
         if (!(cond))                                                                                   \
             ck_assert_msg(cond, __VA_ARGS__);                                                          \
     } while (0)
+
+/* The descriptor of that name (src/algorithms/primitives.h), NULL if none. */
+const clprim_primitive *harness_primitive_named(const char *name);
+/* A type the workload takes on this device: the turn-th of the workload types,
+ * or the next one it takes, so that a walk over the workloads visits them all. */
+clprim_type harness_workload_type(const clprim_context *ctx, const workload_kind *kind, size_t turn);
+/* Runs one workload of `clprim bench` (a photograph kind on random pixels, 37
+ * wide, about n of them) on data drawn from the run's seed, and checks it
+ * against its C loop; 0 with why on failure. */
+int harness_run_workload(clprim_context *ctx, const workload_kind *kind, clprim_type t, size_t n, char *why,
+                         size_t size);
 
 /* A generator state for one test: the run's seed mixed with a salt, so tests
  * draw independent data and a printed seed repeats them all. */

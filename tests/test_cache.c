@@ -633,77 +633,50 @@ END_TEST
 
 /* ---- Warm-up ---- */
 
-/* Calls of every primitive on small data, each of which must succeed. */
-static void run_every_primitive(clprim_context *ctx)
+/* Workloads whose calls compile a program per expression (a caller's
+ * operator), which no warm-up can build ahead. */
+static int compiles_per_expression(const workload_kind *kind)
 {
-    enum { N = 3000, W = 40, H = 30 };
-    static unsigned char bytes[N * 8], pixels[W * H * 4];
-    uint64_t rng = harness_rng(7);
-    for (size_t i = 0; i < sizeof bytes; i++)
-        bytes[i] = (unsigned char)(harness_rand(&rng) >> 56);
-    for (size_t i = 0; i < sizeof pixels; i++)
-        pixels[i] = (unsigned char)(harness_rand(&rng) >> 56);
-    float *floats = (float *)bytes;
-    for (size_t i = 0; i < N; i++)
-        floats[i] = (float)(i % 97) - 40.0f;
-    cl_mem a = harness_buffer(ctx, sizeof bytes, bytes), b = harness_buffer(ctx, sizeof bytes, NULL);
-    cl_mem c = harness_buffer(ctx, sizeof bytes, NULL), d = harness_buffer(ctx, sizeof bytes, NULL);
-    struct {
-        const char *what;
-        clprim_status s;
-    } calls[24];
-    size_t n = 0, kept;
-    double sum;
-    unsigned char flags[N];
-    memset(flags, 1, sizeof flags);
-    cl_mem flag_buf = harness_buffer(ctx, sizeof flags, flags);
-    float limit = 3.0f;
-    const clprim_predicate gt = {CLPRIM_KEEP_GT, &limit};
-    const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = flag_buf};
-#define CALL(label, call) (calls[n].what = (label), calls[n++].s = (call))
-    CALL("scan int32 sum", clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 0, a, 0, b, 0, N, 0, NULL, NULL));
-    CALL("scan float max", clprim_scan(ctx, CLPRIM_FLOAT, CLPRIM_MAX, 1, a, 0, b, 0, N, 0, NULL, NULL));
-    CALL("reduce double sum", clprim_reduce(ctx, CLPRIM_DOUBLE, CLPRIM_SUM, b, 0, N / 2, &sum, 0, NULL));
-    size_t at;
-    CALL("argmax uint64", clprim_reduce_index(ctx, CLPRIM_UINT64, CLPRIM_MAX, b, 0, N / 2, NULL, &at, 0, NULL));
-    CALL("argmin float", clprim_reduce_index(ctx, CLPRIM_FLOAT, CLPRIM_MIN, a, 0, N, NULL, &at, 0, NULL));
-    CALL("compact float >", clprim_compact(ctx, CLPRIM_FLOAT, &gt, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
-    CALL("compact uint64 flagged",
-         clprim_compact(ctx, CLPRIM_UINT64, &flagged, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
-    CALL("partition int32 >", clprim_partition(ctx, CLPRIM_INT32, &gt, a, 0, b, 0, N, &kept, NULL, 0, 0, NULL, NULL));
-    CALL("histogram int32", clprim_histogram(ctx, CLPRIM_INT32, a, 0, N, -1000, 1000, 64, c, 0, 0, 0, NULL, NULL));
-    CALL("histogram uint8", clprim_histogram(ctx, CLPRIM_UINT8, a, 0, N, 0, 256, 256, c, 0, 0, 0, NULL, NULL));
-    float edges[9];
-    for (int k = 0; k < 9; k++)
-        edges[k] = -40.0f + 12.0f * (float)k;
-    cl_mem edge_buf = harness_buffer(ctx, sizeof edges, edges);
-    CALL("histogram_range float",
-         clprim_histogram_range(ctx, CLPRIM_FLOAT, a, 0, N, edge_buf, 0, 8, c, 0, 0, 0, NULL, NULL));
-    CALL("histogram_range uint8",
-         clprim_histogram_range(ctx, CLPRIM_UINT8, a, 0, N, edge_buf, 0, 8, c, 0, 1, 0, NULL, NULL));
-    CALL("sort float keys", clprim_sort_keys(ctx, CLPRIM_FLOAT, NULL, a, 0, b, 0, N, 0, NULL, NULL));
-    CALL("sort int32 pairs", clprim_sort_pairs(ctx, CLPRIM_INT32, CLPRIM_UINT32, NULL, a, 0, b, 0, NULL, 0, c, 0, N, 0, NULL, NULL));
-    const clprim_box_grid grid = {{-50, -50, -50}, {10, 10, 10}, {10, 10, 10}};
-    CALL("box sort", clprim_box_sort(ctx, &grid, a, 0, N / 3, b, 0, c, 0, d, 0, 0, NULL, NULL));
-    const clprim_image rgb = {a, 0, W, H, 0, CLPRIM_RGB8}, out = {b, 0, W, H, 0, CLPRIM_RGB8};
-    const clprim_image grey = {a, 0, W, H, 0, CLPRIM_GREY8};
-    unsigned level;
-    CALL("threshold red", clprim_threshold_red(ctx, &rgb, &out, 0.7f, CLPRIM_THRESHOLD_KEEP, 0, NULL, NULL));
-    CALL("threshold otsu", clprim_threshold_otsu(ctx, &rgb, &out, &level, 0, NULL, NULL));
-    CALL("image histogram", clprim_image_histogram(ctx, &rgb, CLPRIM_CHANNEL_ALL, 16, c, 0, 0, NULL, NULL));
-    float centres[4 * 3];
-    ck_assert_int_eq(clprim_kmeans_seed(pixels, W, H, 0, CLPRIM_RGB8, 4, 1, centres), CLPRIM_SUCCESS);
-    CALL("k-means rgb8", clprim_kmeans(ctx, &rgb, 4, 3, centres, NULL, 0, &out, NULL, 0, NULL));
-    CALL("k-means grey8", clprim_kmeans(ctx, &grey, 1, 3, centres, NULL, 0, NULL, NULL, 0, NULL));
-#undef CALL
-    clFinish(clprim_queue(ctx));
-    for (size_t i = 0; i < n; i++)
-        ck_assert_msg(calls[i].s == CLPRIM_SUCCESS, "%s: %s: %s", calls[i].what, clprim_status_name(calls[i].s),
-                      clprim_last_error(ctx));
-    cl_mem bufs[] = {a, b, c, d, flag_buf, edge_buf};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        clReleaseMemObject(bufs[i]);
+    return !strcmp(kind->name, "scan-op-sum");
 }
+
+/* Every workload of `clprim bench` whose primitive the warm-up covers, one
+ * type each in turn, on small data, each checked against its C loop. Fails
+ * when a call builds or loads a program while `frozen`. */
+static void run_every_primitive(clprim_context *ctx, int frozen)
+{
+    const workload_kind *const *lists[] = {workload_kinds, workload_photo_kinds};
+    size_t turn = 0;
+    for (size_t l = 0; l < 2; l++)
+        for (const workload_kind *const *kind = lists[l]; *kind; kind++, turn++) {
+            const clprim_primitive *primitive = harness_primitive_named((*kind)->primitive);
+            ck_assert_msg(primitive, "%s: no primitive named %s", (*kind)->name, (*kind)->primitive);
+            if (!primitive->variants || compiles_per_expression(*kind))
+                continue;
+            const unsigned compiled = ctx->programs_compiled, loaded = ctx->programs_loaded;
+            char why[512];
+            const clprim_type t = harness_workload_type(ctx, *kind, turn);
+            ck_assert_msg(harness_run_workload(ctx, *kind, t, 3000, why, sizeof why), "%s", why);
+            ck_assert_msg(!frozen || (ctx->programs_compiled == compiled && ctx->programs_loaded == loaded),
+                          "after warm-up %s (%s) built %u and loaded %u programs", (*kind)->name,
+                          workload_type_name(t), ctx->programs_compiled - compiled, ctx->programs_loaded - loaded);
+        }
+}
+
+/* Every primitive has a workload, so the walks over the workloads (here, in
+ * the shapes test, under oclgrind) visit every primitive. */
+START_TEST(every_primitive_has_a_workload)
+{
+    for (size_t i = 0; clprim_primitives[i]; i++) {
+        int found = 0;
+        for (size_t k = 0; workload_kinds[k]; k++)
+            found |= !strcmp(workload_kinds[k]->primitive, clprim_primitives[i]->name);
+        for (size_t k = 0; workload_photo_kinds[k]; k++)
+            found |= !strcmp(workload_photo_kinds[k]->primitive, clprim_primitives[i]->name);
+        ck_assert_msg(found, "primitive %s has no workload in src/cli/workload.c", clprim_primitives[i]->name);
+    }
+}
+END_TEST
 
 /* After clprim_warm_up on an empty cache folder, every primitive runs without
  * a compile: in the same context nothing more is built or loaded, and a new
@@ -730,12 +703,7 @@ START_TEST(warm_up_builds_what_the_calls_use)
     unsigned compiled, loaded;
     clprim_program_counts(ctx, &compiled, &loaded);
     ck_assert_msg(compiled > 100 && loaded == 0, "warm-up compiled %u, loaded %u", compiled, loaded);
-    run_every_primitive(ctx);
-    unsigned after_compiled, after_loaded;
-    clprim_program_counts(ctx, &after_compiled, &after_loaded);
-    ck_assert_msg(after_compiled == compiled && after_loaded == 0,
-                  "after warm-up the calls built %u and loaded %u programs more", after_compiled - compiled,
-                  after_loaded);
+    run_every_primitive(ctx, 1);
     const int disk = !*clprim_cache_note(ctx);
     harness_release_checked(ctx);
     size_t links;
@@ -748,7 +716,7 @@ START_TEST(warm_up_builds_what_the_calls_use)
     }
 
     ctx = harness_context(0);
-    run_every_primitive(ctx);
+    run_every_primitive(ctx, 0);
     ck_assert_msg(ctx->programs_compiled == 0, "a new context compiled %u programs after warm-up",
                   ctx->programs_compiled);
     ck_assert_uint_gt(ctx->programs_loaded, 10);
@@ -902,6 +870,7 @@ static Suite *cache_suite(void)
     suite_add_tcase(s, cap);
     TCase *warm = tcase_create("warm-up");
     tcase_set_timeout(warm, 900);
+    tcase_add_test(warm, every_primitive_has_a_workload);
     tcase_add_test(warm, warm_up_builds_what_the_calls_use);
     tcase_add_test(warm, warm_up_reports_the_first_failure);
     suite_add_tcase(s, warm);

@@ -54,6 +54,21 @@ static size_t type_size(clprim_type t)
     return 0;
 }
 
+/* What the generators start from: each its own constant, mixed with the
+ * seed (workload_set_seed), never 0 (xorshift stays at 0). */
+static uint64_t workload_seed;
+
+void workload_set_seed(uint64_t seed)
+{
+    workload_seed = seed;
+}
+
+static uint64_t first_state(uint64_t constant)
+{
+    const uint64_t state = constant ^ workload_seed;
+    return state ? state : constant;
+}
+
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t x = *state;
@@ -69,7 +84,7 @@ static uint64_t next_random(uint64_t *state)
 static void fill(clprim_type t, void *data, size_t n)
 {
     static const int step[4] = {-2, -1, 1, 2};
-    uint64_t state = 0x9E3779B97F4A7C15ull;
+    uint64_t state = first_state(0x9E3779B97F4A7C15ull);
     for (size_t i = 0; i < n; i++) {
         unsigned v = (unsigned)(next_random(&state) % 100) + 1;
         switch (t) {
@@ -237,10 +252,12 @@ static clprim_status scan_exclusive_run(workload *w)
 
 static const workload_kind scan_inclusive = {"scan-inclusive",   scan_prepare,     scan_inclusive_run,
                                              scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
-                                             NULL,               scan_inclusive_openmp};
+                                             NULL,               scan_inclusive_openmp,
+    "scan"};
 static const workload_kind scan_exclusive = {"scan-exclusive",   scan_prepare,     scan_exclusive_run,
                                              scan_exclusive_cpu, whole_output_check, in_and_out_bytes,
-                                             NULL,               scan_exclusive_openmp};
+                                             NULL,               scan_exclusive_openmp,
+    "scan"};
 
 /* The inclusive sum written as a caller's operator: what a user-defined
  * operator costs beside the built-in one. */
@@ -253,7 +270,8 @@ static clprim_status scan_user_sum_run(workload *w)
 
 static const workload_kind scan_user_sum = {"scan-op-sum",      scan_prepare,       scan_user_sum_run,
                                             scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
-                                            NULL,               scan_inclusive_openmp};
+                                            NULL,               scan_inclusive_openmp,
+    "scan"};
 
 /* ---- Reduce ---- */
 
@@ -305,7 +323,8 @@ static int reduce_check(workload *w, char *why, size_t size)
 }
 
 static const workload_kind reduce_sum = {"reduce",     reduce_prepare, reduce_run, reduce_cpu, reduce_check,
-                                         in_bytes,     NULL,           reduce_openmp};
+                                         in_bytes,     NULL,           reduce_openmp,
+    "reduce"};
 
 /* ---- Compaction: keep the elements above the middle, about half ---- */
 
@@ -412,7 +431,8 @@ static double compact_bytes(const workload *w)
 }
 
 static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
-                                           compact_bytes, NULL,            compact_openmp};
+                                           compact_bytes, NULL,            compact_openmp,
+    "compact"};
 
 /* ---- Partition: the elements above the middle first, then the rest ---- */
 
@@ -452,7 +472,8 @@ static double partition_bytes(const workload *w)
 }
 
 static const workload_kind partition_half = {"partition",     compact_prepare, partition_run, partition_cpu,
-                                             partition_check, partition_bytes, NULL,          NULL};
+                                             partition_check, partition_bytes, NULL,          NULL,
+    "compact"};
 
 /* ---- By key: int32 keys in runs of about 100, the values w->in ---- */
 
@@ -463,7 +484,7 @@ static int keys_prepare(workload *w)
     w->keys = malloc(w->n * sizeof *w->keys);
     if (!w->keys)
         return 0;
-    uint64_t state = 0x9E3779B97F4A7C15ull;
+    uint64_t state = first_state(0x9E3779B97F4A7C15ull);
     int32_t key = 0;
     for (size_t i = 0; i < w->n; i++) {
         key += next_random(&state) % MEAN_RUN == 0;
@@ -506,7 +527,8 @@ static double scan_by_key_bytes(const workload *w)
 
 static const workload_kind scan_by_key = {"scan-by-key",   scan_by_key_prepare, scan_by_key_run,
                                           scan_by_key_cpu, whole_output_check,  scan_by_key_bytes,
-                                          NULL,            NULL};
+                                          NULL,            NULL,
+    "scan_by_key"};
 
 static int reduce_by_key_prepare(workload *w)
 {
@@ -547,7 +569,8 @@ static double reduce_by_key_bytes(const workload *w)
 
 static const workload_kind reduce_by_key = {"reduce-by-key",   reduce_by_key_prepare, reduce_by_key_run,
                                             reduce_by_key_cpu, compact_check,         reduce_by_key_bytes,
-                                            NULL,              NULL};
+                                            NULL,              NULL,
+    "reduce_by_key"};
 
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
@@ -562,7 +585,7 @@ static int is_floating(clprim_type t)
 
 static int histogram_prepare(workload *w)
 {
-    uint64_t state = 0x2545F4914F6CDD1Dull;
+    uint64_t state = first_state(0x2545F4914F6CDD1Dull);
     int floating = is_floating(w->type);
     FOR_EACH_TYPE(w->type, {
         T *x = w->in;
@@ -612,7 +635,103 @@ static void histogram_openmp(workload *w)
 }
 
 static const workload_kind histogram_256 = {"histogram",        histogram_prepare, histogram_run,   histogram_cpu,
-                                            whole_output_check, in_bytes,          NULL,            histogram_openmp};
+                                            whole_output_check, in_bytes,          NULL,            histogram_openmp,
+    "histogram"};
+
+/* ---- Histogram over edges: the histogram's data in 64 bins of four values
+ * (floats: of 1/64) between edges the device reads ---- */
+
+#define RANGE_BINS 64
+
+static int histogram_range_prepare(workload *w)
+{
+    if (!histogram_prepare(w))
+        return 0;
+    unsigned char edges[(RANGE_BINS + 1) * 8];
+    int floating = is_floating(w->type);
+    FOR_EACH_TYPE(w->type, {
+        T *e = (T *)edges;
+        for (size_t b = 0; b <= RANGE_BINS; b++)
+            e[b] = floating ? (T)((double)b / RANGE_BINS) : (T)(b * (256 / RANGE_BINS));
+    })
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (RANGE_BINS + 1) * w->elem, edges,
+                                &err);
+    return err == CL_SUCCESS;
+}
+
+static clprim_status histogram_range_run(workload *w)
+{
+    return clprim_histogram_range(w->ctx, w->type, w->in_buf, 0, w->n, w->aux_buf, 0, RANGE_BINS, w->out_buf, 0, 0, 0,
+                                  NULL, NULL);
+}
+
+static void histogram_range_cpu(workload *w)
+{
+    cl_uint *counts = w->expect;
+    int floating = is_floating(w->type);
+    memset(counts, 0, w->out_bytes);
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        for (size_t i = 0; i < w->n; i++)
+            counts[floating ? (size_t)((double)x[i] * RANGE_BINS) : (size_t)x[i] / (256 / RANGE_BINS)]++;
+    })
+}
+
+static int histogram_range_check(workload *w, char *why, size_t size)
+{
+    return same_bytes(w, RANGE_BINS * sizeof(cl_uint), why, size);
+}
+
+/* Edges up to 256 do not fit a byte. */
+static int wider_than_a_byte(clprim_type t)
+{
+    return t != CLPRIM_UINT8;
+}
+
+static const workload_kind histogram_range = {"histogram-range", histogram_range_prepare, histogram_range_run,
+                                              histogram_range_cpu, histogram_range_check, in_bytes,
+                                              wider_than_a_byte, NULL,
+                                              "histogram_range"};
+
+/* ---- Argmax: the largest element and its first index ---- */
+
+static clprim_status argmax_run(workload *w)
+{
+    return clprim_reduce_index(w->ctx, w->type, CLPRIM_MAX, w->in_buf, 0, w->n, w->value, &w->count, 0, NULL);
+}
+
+static void argmax_cpu(workload *w)
+{
+    size_t best = 0;
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        for (size_t i = 1; i < w->n; i++)
+            if (x[i] > x[best])
+                best = i;
+        memcpy(w->expect, &x[best], sizeof(T));
+    })
+    memcpy((unsigned char *)w->expect + 8, &best, sizeof best);
+}
+
+static int argmax_check(workload *w, char *why, size_t size)
+{
+    size_t best;
+    memcpy(&best, (unsigned char *)w->expect + 8, sizeof best);
+    if (!memcmp(w->value, w->expect, w->elem) && w->count == best)
+        return 1;
+    snprintf(why, size, "the largest element or its index (%zu) differs from the C loop's (%zu)", w->count, best);
+    return 0;
+}
+
+static int argmax_prepare(workload *w)
+{
+    w->expect = calloc(1, 8 + sizeof(size_t));
+    return w->expect != NULL;
+}
+
+static const workload_kind argmax = {"argmax", argmax_prepare, argmax_run, argmax_cpu, argmax_check, in_bytes, NULL,
+                                     NULL, "reduce_index"};
 
 /* ---- Threshold: the red-ratio threshold on planar float RGB, n pixels ---- */
 
@@ -635,7 +754,7 @@ static int threshold_prepare(workload *w)
     float *planes = malloc(3 * w->n * sizeof *planes);
     if (!planes)
         return 0;
-    uint64_t state = 0x853C49E6748FEA9Bull;
+    uint64_t state = first_state(0x853C49E6748FEA9Bull);
     for (size_t i = 0; i < 3 * w->n; i++)
         planes[i] = (float)(next_random(&state) % 256);
     free(w->in);
@@ -682,7 +801,8 @@ static void threshold_openmp(workload *w)
 }
 
 static const workload_kind threshold_planar = {"threshold",        threshold_prepare, threshold_run, threshold_cpu,
-                                               whole_output_check, in_and_out_bytes,  float_only,    threshold_openmp};
+                                               whole_output_check, in_and_out_bytes,  float_only,    threshold_openmp,
+    "threshold"};
 
 /* ---- Radix sort: keys alone, and (key, uint32 value) pairs ----
  * The input buffer holds the keys, then for pairs the values: the bench's copy
@@ -724,7 +844,7 @@ static int sort_prepare(workload *w, int pairs)
     free(w->in);
     w->in = data;
     w->in_bytes = bytes;
-    uint64_t state = 0xD1B54A32D192ED03ull;
+    uint64_t state = first_state(0xD1B54A32D192ED03ull);
     for (size_t i = 0; i < w->n; i++) {
         uint64_t r = next_random(&state);
         sort_key_put(data, w->elem, i, w->elem == 4 ? r >> 32 : r);
@@ -803,9 +923,11 @@ static void sort_keys_cpu(workload *w) { sort_cpu(w, 0); }
 static void sort_pairs_cpu(workload *w) { sort_cpu(w, 1); }
 
 static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_keys_run, sort_keys_cpu,
-                                        whole_output_check, in_and_out_bytes, sortable, NULL};
+                                        whole_output_check, in_and_out_bytes, sortable, NULL,
+    "radix_sort"};
 static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
-                                         whole_output_check, in_and_out_bytes, sortable, NULL};
+                                         whole_output_check, in_and_out_bytes, sortable, NULL,
+    "radix_sort"};
 
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
@@ -819,7 +941,7 @@ static int box_prepare(workload *w)
     float *positions = malloc(3 * w->n * sizeof *positions);
     if (!positions)
         return 0;
-    uint64_t state = 0x9E6C63D0676A9A99ull;
+    uint64_t state = first_state(0x9E6C63D0676A9A99ull);
     for (size_t i = 0; i < 3 * w->n; i++) /* 24 random bits: exact floats below BOX_DIM */
         positions[i] = (float)(next_random(&state) >> 40) * (BOX_DIM / 16777216.0f);
     free(w->in);
@@ -868,7 +990,8 @@ static double box_bytes(const workload *w)
 }
 
 static const workload_kind box_sort = {"box-sort", box_prepare, box_run, box_cpu, whole_output_check, box_bytes,
-                                       float_only, NULL};
+                                       float_only, NULL,
+    "box_sort"};
 
 /* ---- On a photograph: the red-ratio threshold, Otsu, k-means ---- */
 
@@ -904,7 +1027,8 @@ static void photo_threshold_cpu(workload *w)
 }
 
 static const workload_kind photo_threshold = {"threshold-photo", photo_threshold_prepare, photo_threshold_run,
-                                              photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL, NULL};
+                                              photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL, NULL,
+    "threshold"};
 
 /* Otsu: the grey histogram, the level, the mask (GREY8), all on the device. */
 static int photo_otsu_prepare(workload *w)
@@ -992,7 +1116,8 @@ static double photo_otsu_bytes(const workload *w)
 }
 
 static const workload_kind photo_otsu = {"otsu-photo", photo_otsu_prepare, photo_otsu_run, photo_otsu_cpu,
-                                         photo_otsu_check, photo_otsu_bytes, NULL, NULL};
+                                         photo_otsu_check, photo_otsu_bytes, NULL, NULL,
+    "threshold"};
 
 /* k-means: 8 colours, 5 iterations from k-means++ centres; labels (n bytes)
  * then the quantized photograph (RGB8) in one buffer. */
@@ -1047,13 +1172,15 @@ static double photo_kmeans_bytes(const workload *w)
 }
 
 static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare, photo_kmeans_run, photo_kmeans_cpu,
-                                           photo_kmeans_check, photo_kmeans_bytes, NULL, NULL};
+                                           photo_kmeans_check, photo_kmeans_bytes, NULL, NULL,
+    "kmeans"};
 
 /* ---- The tables ---- */
 
-const workload_kind *const workload_kinds[] = {&scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,
-                                               &compact_half,   &partition_half, &scan_by_key,    &reduce_by_key, &histogram_256, &threshold_planar, &sort_keys, &sort_pairs,
-                                               &box_sort, NULL};
+const workload_kind *const workload_kinds[] = {
+    &scan_inclusive, &scan_exclusive, &scan_user_sum,   &reduce_sum, &argmax,     &compact_half,
+    &partition_half, &scan_by_key,    &reduce_by_key,   &histogram_256, &histogram_range, &threshold_planar,
+    &sort_keys,      &sort_pairs,     &box_sort,        NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

@@ -23,6 +23,7 @@ typedef struct {
     double (*bytes)(const workload *w);         /* fewest bytes the primitive must move */
     int (*supports)(clprim_type t);             /* NULL: every type */
     void (*openmp)(workload *w);                /* the C loop over every core; NULL where there is none */
+    const char *primitive;                      /* the library's primitive it runs (src/algorithms/primitives.h) */
 } workload_kind;
 
 struct workload {
@@ -64,6 +65,9 @@ int workload_prepare_photo(workload *w, const workload_kind *kind, clprim_contex
 void workload_release(workload *w);
 /* Reads the device result back into w->out where the kind has one. */
 int workload_fetch(workload *w);
+
+/* Data differs with the seed; 0 (the default) gives the bench's data. */
+void workload_set_seed(uint64_t seed);
 
 /* The threads the OpenMP loops use; 0 when the tool was built without OpenMP. */
 int workload_openmp_threads(void);
