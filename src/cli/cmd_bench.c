@@ -253,7 +253,7 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
     return ok;
 }
 
-enum { OPT_DEVICE, OPT_PRIMITIVES, OPT_TYPES, OPT_MIN, OPT_MAX, OPT_RUNS, OPT_CSV, OPT_PLOT };
+enum { OPT_DEVICE, OPT_PRIMITIVES, OPT_TYPES, OPT_MIN, OPT_MAX, OPT_RUNS, OPT_CSV, OPT_PLOT, OPT_LIST };
 static const cli_option options[] = {
     [OPT_DEVICE] = {"device", 0, "D", "the OpenCL device (clprim --help)", 0},
     [OPT_PRIMITIVES] = {"primitives", 'p', "a,b", "the primitives to time (default: all)", 0},
@@ -263,6 +263,7 @@ static const cli_option options[] = {
     [OPT_RUNS] = {"runs", 'r', "R", "timed runs after a warm-up, 1 to 256 (default 20)", 0},
     [OPT_CSV] = {"csv", 0, "FILE", "also write every row as CSV", 0},
     [OPT_PLOT] = {"plot", 0, "FILE.png", "draw GB/s against n for each primitive and type as a PNG chart", 0},
+    [OPT_LIST] = {"list", 'l', NULL, "print the primitives it can time, one a line, and exit", 0},
 };
 
 static const cli_command command = {
@@ -294,7 +295,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
             ok = cli_parse_long("bench", "--runs", p.value, 1, 256, &o->runs);
         else if (opt == OPT_CSV)
             o->csv = p.value;
-        else
+        else if (opt == OPT_PLOT)
             o->plot = p.value;
         if (!ok)
             return 2;
@@ -302,6 +303,11 @@ static int parse_options(int argc, char **argv, bench_options *o)
     const int ended = cli_end(&p, 0);
     if (ended >= 0)
         return ended;
+    if (p.given & (1u << OPT_LIST)) {
+        for (size_t k = 0; workload_kinds[k]; k++)
+            printf("%s\n", workload_kinds[k]->name);
+        return 0;
+    }
     /* Every name checked now, before anything runs. */
     const char *names[64];
     int count = 0;
