@@ -380,8 +380,11 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 #define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
 #define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
 #define CLPRIM_STAMP_ARG ((clprim_arg){sizeof(cl_uint), NULL, CLPRIM_ROLE_STAMP})
+/* A buffer argument where NULL stands for the scratch (mem must be an lvalue). */
+#define CLPRIM_BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
 
-enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 24, CLPRIM_PLAN_READS = 2 };
+/* CLPRIM_LAUNCH_ARGS: the most a kernel takes (radix_one_sweep). */
+enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 25, CLPRIM_PLAN_READS = 2 };
 
 typedef struct {
     int role;  /* 0: a value (or local memory when it has no bytes), else CLPRIM_ROLE_* */

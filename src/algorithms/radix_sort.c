@@ -57,21 +57,21 @@ static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_sp
 /* Everything about one sort that follows from its shape. */
 typedef struct {
     clprim_tuning tuning;
-    int fits;
     size_t key_bytes, value_bytes;
     unsigned passes;
     size_t tile, portion_keys, portions, tiles_per_portion;
     clprim_split split; /* histogram, multi-pass and the final copy: one chunk a work-group */
-    /* Scratch, in bytes from the sort's part. */
-    clprim_layout layout;
-    size_t tmp_keys, tmp_values, hist, route, bases, counts, scan, status, status_bytes;
+    /* Its parts of the scratch, in bytes. */
+    size_t tmp_keys, tmp_values, hist, route, bases, counts, status, status_bytes;
 } sort_plan;
 
-static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
+/* The sort's shape and its parts of the scratch, laid out in l. */
+static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n, clprim_layout *l)
 {
     sort_plan p;
     memset(&p, 0, sizeof p);
-    p.tuning = sort_tuning(ctx, spec, &p.fits);
+    int fits; /* the caller checked it (clprim_check_radix_sort_shape) */
+    p.tuning = sort_tuning(ctx, spec, &fits);
     p.key_bytes = key_bytes(spec->key_type);
     p.value_bytes = spec->value_bytes;
     p.passes = (spec->end_bit - spec->begin_bit + RADIX_BITS - 1) / RADIX_BITS;
@@ -82,27 +82,18 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.tiles_per_portion = tiles < p.portion_keys / p.tile ? tiles : p.portion_keys / p.tile;
     p.split = clprim_split_range(&p.tuning, n);
 
-    /* The multi-pass form's counts and their scan (under the context's tuning,
-     * which clprim_scan_device uses); the one-sweep form's status: the tile
-     * counter, then the words. */
+    /* The multi-pass form's counts (their scans lay out their own partials);
+     * the one-sweep form's status: the tile counter, then the words. */
     const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
-    const size_t counts = RADIX * p.split.groups;
     p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
-    clprim_layout *l = &p.layout;
     p.tmp_keys = clprim_layout_part(l, n * p.key_bytes);
     p.tmp_values = clprim_layout_part(l, n * p.value_bytes);
     p.hist = clprim_layout_part(l, p.passes * RADIX * 4);
     p.route = clprim_layout_part(l, (MAX_PASSES + 1) * 4);
     p.bases = clprim_layout_part(l, p.passes * p.portions * RADIX * 8);
-    p.counts = clprim_layout_part(l, one_sweep ? 0 : counts * 8);
-    p.scan = clprim_layout_part(l, one_sweep ? 0 : clprim_scan_scratch_bytes(&ctx->tuning, counts, 8));
+    p.counts = clprim_layout_part(l, one_sweep ? 0 : RADIX * p.split.groups * 8);
     p.status = clprim_layout_part(l, p.status_bytes);
     return p;
-}
-
-size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n)
-{
-    return plan_sort(ctx, spec, n).layout.bytes;
 }
 
 /* Keys the CPU shape's scatter stages per digit before it writes them out with
@@ -133,7 +124,21 @@ int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec 
     return fits;
 }
 
-/* A buffer and an offset in elements: one of the places keys or values can be. */
+clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_sort_spec *spec)
+{
+    int fits;
+    const clprim_tuning t = sort_tuning(ctx, spec, &fits);
+    if (fits)
+        return CLPRIM_SUCCESS;
+    return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
+                       "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with one "
+                       "item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
+                       t.work_group_size, (unsigned long long)local_bytes(&t, spec), ctx->device_name,
+                       (unsigned long long)ctx->local_mem_size);
+}
+
+/* A buffer (NULL: the scratch) and an offset in elements: one of the places
+ * keys or values can be. */
 typedef struct {
     cl_mem buf;
     cl_ulong offset;
@@ -147,29 +152,22 @@ typedef struct {
 } route_buffers;
 
 #define ROUTE_ARGS(r)                                                                                                  \
-    CLPRIM_ARG((r).keys[0].buf), CLPRIM_ARG((r).keys[0].offset), CLPRIM_ARG((r).keys[1].buf),                          \
-        CLPRIM_ARG((r).keys[1].offset), CLPRIM_ARG((r).keys[2].buf), CLPRIM_ARG((r).keys[2].offset)
+    CLPRIM_BUFFER_ARG((r).keys[0].buf), CLPRIM_ARG((r).keys[0].offset), CLPRIM_BUFFER_ARG((r).keys[1].buf),            \
+        CLPRIM_ARG((r).keys[1].offset), CLPRIM_BUFFER_ARG((r).keys[2].buf), CLPRIM_ARG((r).keys[2].offset)
 #define VALUE_ARGS(r)                                                                                                  \
-    CLPRIM_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_ARG((r).values[1].buf),                    \
-        CLPRIM_ARG((r).values[1].offset), CLPRIM_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),             \
+    CLPRIM_BUFFER_ARG((r).values[0].buf), CLPRIM_ARG((r).values[0].offset), CLPRIM_BUFFER_ARG((r).values[1].buf),      \
+        CLPRIM_ARG((r).values[1].offset), CLPRIM_BUFFER_ARG((r).values[2].buf), CLPRIM_ARG((r).values[2].offset),      \
         CLPRIM_ARG((r).values_are_indices)
-
-/* The sort's kernels: the start and end both forms share, then the form's
- * own (multi-pass: count and scatter; one-sweep: the sweep). */
-typedef struct {
-    clprim_pass zero, counts, plan, copy_out, count, scatter, sweep;
-} sort_passes;
 
 /* Zeroes `words` words of the scratch from byte `offset`, with at most the
  * split's work-groups. */
-static clprim_status clear(clprim_context *ctx, const sort_plan *p, const sort_passes *k, cl_mem scratch,
-                           size_t offset, size_t words)
+static void plan_clear(clprim_plan *plan, unsigned program, const sort_plan *p, size_t offset, size_t words)
 {
     const cl_ulong at = offset / 4, count = words;
     const size_t wanted = (words + p->tuning.work_group_size - 1) / p->tuning.work_group_size;
     const size_t groups = wanted < p->split.groups ? wanted : p->split.groups;
-    return CLPRIM_ENQUEUE(ctx, &k->zero, groups ? groups : 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(at),
-                          CLPRIM_ARG(count));
+    CLPRIM_PLAN_LAUNCH(plan, program, "radix_clear", groups ? groups : 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(at),
+                       CLPRIM_ARG(count));
 }
 
 /* Which bits a pass sorts on, and where its route word is. */
@@ -178,10 +176,10 @@ typedef struct {
     cl_uint shift, mask;
 } pass_digit;
 
-static pass_digit digit_of_pass(const sort_plan *p, const clprim_sort_spec *spec, size_t at, cl_uint pass)
+static pass_digit digit_of_pass(const sort_plan *p, const clprim_sort_spec *spec, cl_uint pass)
 {
     pass_digit d;
-    d.route_index = (at + p->route) / 4 + pass;
+    d.route_index = p->route / 4 + pass;
     d.shift = spec->begin_bit + RADIX_BITS * pass;
     const cl_uint width = spec->end_bit - d.shift < RADIX_BITS ? spec->end_bit - d.shift : RADIX_BITS;
     d.mask = (1u << width) - 1;
@@ -189,160 +187,111 @@ static pass_digit digit_of_pass(const sort_plan *p, const clprim_sort_spec *spec
 }
 
 /* The passes of the multi-pass form: count, scan of the counts, scatter. */
-static clprim_status multi_pass(clprim_context *ctx, const sort_plan *p, const sort_passes *k,
-                                const clprim_sort_spec *spec, const route_buffers *r, cl_mem scratch, size_t at,
-                                size_t n)
+static void plan_multi_pass(const clprim_context *ctx, clprim_plan *plan, unsigned program, const sort_plan *p,
+                            const clprim_sort_spec *spec, const route_buffers *r, size_t n)
 {
-    clprim_status s = CLPRIM_SUCCESS;
-    const cl_ulong counts_off = (at + p->counts) / 8, count_n = n;
+    const cl_ulong counts_off = p->counts / 8, count_n = n;
     const size_t ncounts = RADIX * p->split.groups;
     const cl_uint descending = spec->descending != 0;
-    for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
-        const pass_digit d = digit_of_pass(p, spec, at, pass);
-        s = CLPRIM_ENQUEUE(ctx, &k->count, p->split.groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index),
-                           ROUTE_ARGS(*r), CLPRIM_ARG(count_n), CLPRIM_ARG(p->split.chunk), CLPRIM_ARG(d.shift),
-                           CLPRIM_ARG(d.mask), CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_off));
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 1, scratch, counts_off, scratch,
-                                   counts_off, ncounts, scratch, at + p->scan, NULL);
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &k->scatter, p->split.groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(d.route_index),
-                               ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n), CLPRIM_ARG(p->split.chunk),
-                               CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending), CLPRIM_ARG(scratch),
-                               CLPRIM_ARG(counts_off));
+    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+    for (cl_uint pass = 0; pass < p->passes; pass++) {
+        const pass_digit d = digit_of_pass(p, spec, pass);
+        CLPRIM_PLAN_LAUNCH(plan, program, "radix_count", p->split.groups, CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), CLPRIM_ARG(count_n), CLPRIM_ARG(p->split.chunk),
+                           CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(counts_off));
+        clprim_plan_scan(ctx, plan, clprim_type_info_of(CLPRIM_UINT64), &sum, 1, NULL, 0, NULL, counts_off, NULL,
+                         counts_off, ncounts);
+        CLPRIM_PLAN_LAUNCH(plan, program, "radix_scatter", p->split.groups, CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
+                           CLPRIM_ARG(p->split.chunk), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask),
+                           CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts_off));
     }
-    return s;
 }
 
 /* The passes of the one-sweep form: per pass and portion, a cleared status and
  * one launch of a work-group a tile. */
-static clprim_status one_sweep(clprim_context *ctx, const sort_plan *p, const sort_passes *k,
-                               const clprim_sort_spec *spec, const route_buffers *r, cl_mem scratch, size_t at,
-                               size_t n)
+static void plan_one_sweep(clprim_plan *plan, unsigned program, const sort_plan *p, const clprim_sort_spec *spec,
+                           const route_buffers *r, size_t n)
 {
-    clprim_status s = CLPRIM_SUCCESS;
-    const cl_ulong count_n = n, status_off = (at + p->status) / 4;
+    const cl_ulong count_n = n, status_off = p->status / 4;
     const cl_uint descending = spec->descending != 0;
-    for (cl_uint pass = 0; pass < p->passes && s == CLPRIM_SUCCESS; pass++) {
-        const pass_digit d = digit_of_pass(p, spec, at, pass);
-        for (size_t q = 0; q < p->portions && s == CLPRIM_SUCCESS; q++) {
+    for (cl_uint pass = 0; pass < p->passes; pass++) {
+        const pass_digit d = digit_of_pass(p, spec, pass);
+        for (size_t q = 0; q < p->portions; q++) {
             const cl_ulong begin = (cl_ulong)q * p->portion_keys;
             const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
-            const cl_ulong bases_off = (at + p->bases) / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
+            const cl_ulong bases_off = p->bases / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
             const cl_uint next_portion = q + 1 < p->portions;
-            s = clear(ctx, p, k, scratch, at + p->status, p->status_bytes / 4);
-            if (s == CLPRIM_SUCCESS)
-                s = CLPRIM_ENQUEUE(ctx, &k->sweep, (keys + p->tile - 1) / p->tile, NULL, CLPRIM_ARG(scratch),
-                                   CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
-                                   CLPRIM_ARG(begin), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask),
-                                   CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(bases_off),
-                                   CLPRIM_ARG(next_portion), CLPRIM_ARG(scratch), CLPRIM_ARG(status_off));
+            plan_clear(plan, program, p, p->status, p->status_bytes / 4);
+            CLPRIM_PLAN_LAUNCH(plan, program, "radix_one_sweep", (keys + p->tile - 1) / p->tile, CLPRIM_SCRATCH_ARG,
+                               CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
+                               CLPRIM_ARG(begin), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending),
+                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_ARG(next_portion),
+                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(status_off));
         }
     }
-    return s;
 }
 
-/* The kernels of the plan's program that its form launches. */
-static clprim_status passes_of(clprim_context *ctx, const clprim_sort_spec *spec, const sort_plan *p,
-                               int one_sweep_form, sort_passes *k)
+void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const clprim_sort_spec *spec,
+                            cl_mem keys_in, cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
+                            cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
+                            cl_ulong values_out_offset, size_t n)
 {
-    clprim_program program;
-    program_for(ctx, spec, &p->tuning, &program);
-    clprim_status s = clprim_pass_of(ctx, &program, "radix_clear", &k->zero);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, one_sweep_form ? "radix_histogram" : "radix_bits", &k->counts);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, one_sweep_form ? "radix_plan" : "radix_plan_bits", &k->plan);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "radix_copy_out", &k->copy_out);
-    if (s == CLPRIM_SUCCESS && one_sweep_form)
-        s = clprim_pass_of(ctx, &program, "radix_one_sweep", &k->sweep);
-    if (s == CLPRIM_SUCCESS && !one_sweep_form)
-        s = clprim_pass_of(ctx, &program, "radix_count", &k->count);
-    if (s == CLPRIM_SUCCESS && !one_sweep_form)
-        s = clprim_pass_of(ctx, &program, "radix_scatter", &k->scatter);
-    clprim_program_end(&program);
-    return s;
-}
-
-static clprim_status unsupported_shape(clprim_context *ctx, const sort_plan *p, const clprim_sort_spec *spec)
-{
-    return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                       "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with one "
-                       "item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                       p->tuning.work_group_size, (unsigned long long)local_bytes(&p->tuning, spec),
-                       ctx->device_name, (unsigned long long)ctx->local_mem_size);
-}
-
-clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
-                                       cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
-                                       cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
-                                       cl_ulong values_out_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                       cl_event *event)
-{
-    const sort_plan p = plan_sort(ctx, spec, n);
-    if (!p.fits)
-        return unsupported_shape(ctx, &p, spec);
+    const sort_plan p = plan_sort(ctx, spec, n, &plan->scratch);
     const int one_sweep_form = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
-    sort_passes k;
-    clprim_status s = passes_of(ctx, spec, &p, one_sweep_form, &k);
-    if (s != CLPRIM_SUCCESS)
-        return s;
+    clprim_program program;
+    program_for(ctx, spec, &p.tuning, &program);
+    const unsigned radix_cl = clprim_plan_program(plan, &program);
 
-    const size_t at = scratch_offset;
     const int with_values = values_out != NULL;
     const cl_int keys_in_place = keys_in == keys_out && keys_in_offset == keys_out_offset;
     const cl_int values_in_place = with_values && values_in == values_out && values_in_offset == values_out_offset;
     /* Without values the value places are never read: any buffer fills them. */
     route_buffers r = {
-        .keys = {{keys_in, keys_in_offset}, {keys_out, keys_out_offset}, {scratch, (at + p.tmp_keys) / p.key_bytes}},
-        .values = {{scratch, 0}, {scratch, 0}, {scratch, 0}},
+        .keys = {{keys_in, keys_in_offset}, {keys_out, keys_out_offset}, {NULL, p.tmp_keys / p.key_bytes}},
+        .values = {{NULL, 0}, {NULL, 0}, {NULL, 0}},
         .values_are_indices = with_values && !values_in,
     };
     if (with_values) {
         r.values[0] = (place){values_in ? values_in : values_out, values_in ? values_in_offset : 0};
         r.values[1] = (place){values_out, values_out_offset};
-        r.values[2] = (place){scratch, (at + p.tmp_values) / p.value_bytes};
+        r.values[2] = (place){NULL, p.tmp_values / p.value_bytes};
     }
 
-    /* The plan: which passes run and where each reads and writes. The one-sweep
-     * form also needs every pass's digit counts, to place each portion's first
-     * keys; the multi-pass form counts in its passes and needs only which bits
-     * vary: one cheap read of the keys, where the histogram would count
-     * every key once for each pass. */
-    const cl_ulong count_n = n, hist_off = (at + p.hist) / 4;
-    const cl_ulong bases_off = (at + p.bases) / 8, route_off = (at + p.route) / 4;
+    /* The plan on the device: which passes run and where each reads and
+     * writes. The one-sweep form also needs every pass's digit counts, to
+     * place each portion's first keys; the multi-pass form counts in its
+     * passes and needs only which bits vary: one cheap read of the keys, where
+     * the histogram would count every key once for each pass. */
+    const cl_ulong count_n = n, hist_off = p.hist / 4, bases_off = p.bases / 8, route_off = p.route / 4;
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    s = clear(ctx, &p, &k, scratch, at + p.hist, one_sweep_form ? p.passes * RADIX : 4);
-    if (s == CLPRIM_SUCCESS && one_sweep_form) {
-        s = CLPRIM_ENQUEUE(ctx, &k.counts, p.split.groups, NULL, CLPRIM_ARG(keys_in), CLPRIM_ARG(keys_in_offset),
-                           CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(passes), CLPRIM_ARG(begin_bit),
-                           CLPRIM_ARG(end_bit), CLPRIM_ARG(descending), CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off));
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &k.plan, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off), CLPRIM_ARG(count_n),
-                               CLPRIM_ARG(portions), CLPRIM_ARG(passes), CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),
-                               CLPRIM_ARG(bases_off), CLPRIM_ARG(scratch), CLPRIM_ARG(route_off));
-    } else if (s == CLPRIM_SUCCESS) {
-        s = CLPRIM_ENQUEUE(ctx, &k.counts, p.split.groups, NULL, CLPRIM_ARG(keys_in), CLPRIM_ARG(keys_in_offset),
-                           CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk), CLPRIM_ARG(descending), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(hist_off));
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &k.plan, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(hist_off), CLPRIM_ARG(passes),
-                               CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(in_place), CLPRIM_ARG(scratch),
-                               CLPRIM_ARG(route_off));
+    plan_clear(plan, radix_cl, &p, p.hist, one_sweep_form ? p.passes * RADIX : 4);
+    if (one_sweep_form) {
+        CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_histogram", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
+                           CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
+                           CLPRIM_ARG(passes), CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(descending),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off));
+        CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_plan", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off),
+                           CLPRIM_ARG(count_n), CLPRIM_ARG(portions), CLPRIM_ARG(passes), CLPRIM_ARG(in_place),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(route_off));
+        plan_one_sweep(plan, radix_cl, &p, spec, &r, n);
+    } else {
+        CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_bits", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
+                           CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
+                           CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off));
+        CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_plan_bits", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off),
+                           CLPRIM_ARG(passes), CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(in_place),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(route_off));
+        plan_multi_pass(ctx, plan, radix_cl, &p, spec, &r, n);
     }
 
-    if (s == CLPRIM_SUCCESS)
-        s = (one_sweep_form ? one_sweep : multi_pass)(ctx, &p, &k, spec, &r, scratch, at, n);
-
     const cl_ulong final_route = route_off + p.passes;
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &k.copy_out, p.split.groups, event, CLPRIM_ARG(scratch), CLPRIM_ARG(final_route),
-                           ROUTE_ARGS(r), VALUE_ARGS(r), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
-                           CLPRIM_ARG(keys_in_place), CLPRIM_ARG(values_in_place));
-    return s;
+    CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_copy_out", p.split.groups, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(final_route),
+                       ROUTE_ARGS(r), VALUE_ARGS(r), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
+                       CLPRIM_ARG(keys_in_place), CLPRIM_ARG(values_in_place));
 }
 
 /* ---- The public calls ---- */
@@ -427,23 +376,18 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
     }
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS && n > 0)
+        s = clprim_check_radix_sort_shape(ctx, &spec);
     if (s != CLPRIM_SUCCESS)
         return s;
-    if (n == 0)
-        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
 
-    cl_mem scratch;
-    const sort_plan plan = plan_sort(ctx, &spec, n);
-    if (!plan.fits)
-        return unsupported_shape(ctx, &plan, &spec);
-    s = clprim_layout_scratch(ctx, "radix sort", &plan.layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    return clprim_radix_sort_device(ctx, &spec, keys_in, keys_in_offset, keys_out, keys_out_offset,
-                                    pairs ? values_in : NULL, values_in_offset, pairs ? values_out : NULL,
-                                    values_out_offset, n, scratch, 0, event);
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "radix sort");
+    if (n > 0)
+        clprim_plan_radix_sort(ctx, &plan, &spec, keys_in, keys_in_offset, keys_out, keys_out_offset,
+                               pairs ? values_in : NULL, values_in_offset, pairs ? values_out : NULL,
+                               values_out_offset, n);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_sort_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,

@@ -1,4 +1,4 @@
-/* The radix sort without argument checks, for drivers built on it (box sort).
+/* The radix sort's plan, for drivers built on it (box sort).
  * Private to the library, like internal.h. */
 #ifndef CLPRIM_RADIX_SORT_H
 #define CLPRIM_RADIX_SORT_H
@@ -13,23 +13,24 @@ typedef struct {
     unsigned begin_bit, end_bit; /* 0 <= begin_bit < end_bit <= the key's width */
 } clprim_sort_spec;
 
-/* Bytes of scratch that clprim_radix_sort_device needs for n keys. */
-size_t clprim_radix_sort_scratch_bytes(const clprim_context *ctx, const clprim_sort_spec *spec, size_t n);
-
 /* Begins *p, radix_sort.cl built for the spec at the sort's own shape (release
  * with clprim_program_end); returns 0 when the sort cannot run there (a tile of
  * one item a work-item does not fit in local memory). */
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p);
 
-/* Sorts n > 0 keys: keys_in -> keys_out, stable. Values move along when
- * values_out is not NULL; values_in NULL then means the indices 0..n-1. Offsets
- * count elements. Inputs equal to outputs (same buffer and offset) are allowed;
- * other overlaps are the caller's to refuse. Uses scratch from byte
- * scratch_offset (a multiple of 256), which the caller has reserved. */
-clprim_status clprim_radix_sort_device(clprim_context *ctx, const clprim_sort_spec *spec, cl_mem keys_in,
-                                       cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
-                                       cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
-                                       cl_ulong values_out_offset, size_t n, cl_mem scratch,
-                                       size_t scratch_offset, cl_event *event);
+/* The check a caller makes before planning a sort of n > 0 keys:
+ * CLPRIM_UNSUPPORTED when the sort cannot run at its shape. */
+clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_sort_spec *spec);
+
+/* Appends the sort of n > 0 keys (its shape checked) to the plan: keys_in ->
+ * keys_out, stable, its temporaries laid out in the plan's scratch. Values
+ * move along when values_out is not NULL; values_in NULL then means the
+ * indices 0..n-1. A NULL keys_in or keys_out stands for the scratch. Offsets
+ * count elements. Inputs equal to outputs (same buffer and offset) are
+ * allowed; other overlaps are the caller's to refuse. */
+void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const clprim_sort_spec *spec,
+                            cl_mem keys_in, cl_ulong keys_in_offset, cl_mem keys_out, cl_ulong keys_out_offset,
+                            cl_mem values_in, cl_ulong values_in_offset, cl_mem values_out,
+                            cl_ulong values_out_offset, size_t n);
 
 #endif

@@ -46,6 +46,65 @@ static clprim_status check_grid(clprim_context *ctx, const clprim_box_grid *grid
     return CLPRIM_SUCCESS;
 }
 
+/* The sort of (box id, index) pairs over the bits the largest id needs. */
+static clprim_sort_spec id_sort(size_t boxes)
+{
+    unsigned bits = 1;
+    while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
+        bits++;
+    return (clprim_sort_spec){CLPRIM_UINT32, sizeof(cl_uint), 0, 0, bits};
+}
+
+/* The plan: the splits of the particles and of the box starts at the program's
+ * shape, and scratch for the ids and the sorted ids, then the sort's and the
+ * scan's own parts. */
+static void plan_box_sort(const clprim_context *ctx, const clprim_box_grid *grid, size_t boxes, cl_mem positions,
+                          size_t positions_offset, size_t n, cl_mem box_start, size_t box_start_offset, cl_mem order,
+                          size_t order_offset, cl_mem sorted_positions, size_t sorted_positions_offset,
+                          clprim_plan *plan)
+{
+    clprim_plan_begin(plan, "box sort");
+    clprim_program program;
+    clprim_box_sort_program(ctx, &program);
+    const clprim_split split = clprim_split_range(&program.shape, n);
+    const clprim_split zsplit = clprim_split_range(&program.shape, boxes + 1);
+    const unsigned box_cl = clprim_plan_program(plan, &program);
+    const size_t ids_at = clprim_layout_part(&plan->scratch, n * 4);
+    const size_t sorted_at = clprim_layout_part(&plan->scratch, n * 4);
+
+    const cl_ulong count = n, pos_off = positions_offset, ids_off = ids_at / 4, sorted_off = sorted_at / 4;
+    const cl_ulong start_off = box_start_offset, order_off = order_offset;
+
+    /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
+     * is the zero that the exclusive scan turns into n). */
+    const cl_ulong nstart = boxes + 1;
+    CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_zero", zsplit.groups, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
+                       CLPRIM_ARG(nstart), CLPRIM_ARG(zsplit.chunk));
+    if (n > 0) {
+        const cl_float4 origin = {{grid->origin[0], grid->origin[1], grid->origin[2], 0.0f}};
+        const cl_float4 inv = {{1.0f / grid->box_size[0], 1.0f / grid->box_size[1], 1.0f / grid->box_size[2], 0.0f}};
+        const cl_uint4 dims = {{(cl_uint)grid->dims[0], (cl_uint)grid->dims[1], (cl_uint)grid->dims[2], 0}};
+        CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_ids", split.groups, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
+                           CLPRIM_ARG(dims), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(ids_off));
+        const clprim_sort_spec by_id = id_sort(boxes);
+        clprim_plan_radix_sort(ctx, plan, &by_id, NULL, ids_off, NULL, sorted_off, NULL, 0, order, order_offset, n);
+        CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_run_ends", split.groups, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(sorted_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off));
+        CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_run_starts", split.groups, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(sorted_off),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off));
+    }
+    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+    clprim_plan_scan(ctx, plan, clprim_type_info_of(CLPRIM_UINT32), &sum, 1, NULL, 0, box_start, start_off, box_start,
+                     start_off, boxes + 1);
+    if (sorted_positions && n > 0) {
+        const cl_ulong sp_off = sorted_positions_offset;
+        CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_gather", split.groups, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
+                           CLPRIM_ARG(order), CLPRIM_ARG(order_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                           CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off));
+    }
+}
+
 clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, cl_mem positions,
                               size_t positions_offset, size_t n, cl_mem box_start, size_t box_start_offset,
                               cl_mem order, size_t order_offset, cl_mem sorted_positions,
@@ -80,88 +139,17 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
             s = clprim_check_disjoint(ctx, "clprim_box_sort", names[i], &r[i], names[j], &r[j], 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_box_sort", num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    /* Plan: the splits of the particles and of the box starts at the
-     * program's shape, the passes, and scratch: ids, sorted ids, then the
-     * sort's own part, which the scan of the box counts (at the context's
-     * tuning, as clprim_scan_device runs) reuses once the sort is done. Only
-     * the bits of the largest id take part in the sort. */
-    clprim_program program;
-    clprim_box_sort_program(ctx, &program);
-    const clprim_split split = clprim_split_range(&program.shape, n);
-    const clprim_split zsplit = clprim_split_range(&program.shape, boxes + 1);
-    clprim_pass zero, ids, ends, starts, gather = {0};
-    s = clprim_pass_of(ctx, &program, "box_zero", &zero);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "box_ids", &ids);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "box_run_ends", &ends);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "box_run_starts", &starts);
-    if (s == CLPRIM_SUCCESS && sorted_positions)
-        s = clprim_pass_of(ctx, &program, "box_gather", &gather);
-    clprim_program_end(&program);
-
-    const clprim_type_info *u32 = clprim_type_info_of(CLPRIM_UINT32);
-    unsigned bits = 1;
-    while (bits < 32 && ((uint64_t)(boxes - 1) >> bits) != 0)
-        bits++;
-    const clprim_sort_spec by_id = {CLPRIM_UINT32, sizeof(cl_uint), 0, 0, bits};
-    const size_t sort_bytes = n ? clprim_radix_sort_scratch_bytes(ctx, &by_id, n) : 0;
-    const size_t scan_bytes = clprim_scan_scratch_bytes(&ctx->tuning, boxes + 1, 4);
-    clprim_layout layout = {0, 0};
-    const size_t ids_at = clprim_layout_part(&layout, n * 4);
-    const size_t sorted_at = clprim_layout_part(&layout, n * 4);
-    const size_t sort_at = clprim_layout_part(&layout, sort_bytes > scan_bytes ? sort_bytes : scan_bytes);
-    cl_mem scratch;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_layout_scratch(ctx, "box sort", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    const cl_ulong count = n, pos_off = positions_offset, ids_off = ids_at / 4, sorted_off = sorted_at / 4;
-    const cl_ulong start_off = box_start_offset, order_off = order_offset;
-
-    /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
-     * is the zero that the exclusive scan turns into n). */
-    const cl_ulong nstart = boxes + 1;
-    s = CLPRIM_ENQUEUE(ctx, &zero, zsplit.groups, NULL, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
-                       CLPRIM_ARG(nstart), CLPRIM_ARG(zsplit.chunk));
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    if (n > 0) {
-        cl_float4 origin = {{grid->origin[0], grid->origin[1], grid->origin[2], 0.0f}};
-        cl_float4 inv = {{1.0f / grid->box_size[0], 1.0f / grid->box_size[1], 1.0f / grid->box_size[2], 0.0f}};
-        cl_uint4 dims = {{(cl_uint)grid->dims[0], (cl_uint)grid->dims[1], (cl_uint)grid->dims[2], 0}};
-        s = CLPRIM_ENQUEUE(ctx, &ids, split.groups, NULL, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
-                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(origin), CLPRIM_ARG(inv),
-                           CLPRIM_ARG(dims), CLPRIM_ARG(scratch), CLPRIM_ARG(ids_off));
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_radix_sort_device(ctx, &by_id, scratch, ids_off, scratch, sorted_off, NULL, 0, order,
-                                         order_offset, n, scratch, sort_at, NULL);
-
-        const clprim_arg run_args[] = {CLPRIM_ARG(scratch), CLPRIM_ARG(sorted_off), CLPRIM_ARG(count),
-                                       CLPRIM_ARG(split.chunk), CLPRIM_ARG(box_start), CLPRIM_ARG(start_off)};
-        const size_t nrun = sizeof run_args / sizeof run_args[0];
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_enqueue_pass(ctx, &ends, split.groups, run_args, nrun, NULL);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_enqueue_pass(ctx, &starts, split.groups, run_args, nrun, NULL);
-        if (s != CLPRIM_SUCCESS)
-            return s;
+    if (s == CLPRIM_SUCCESS && n > 0) {
+        const clprim_sort_spec by_id = id_sort(boxes);
+        s = clprim_check_radix_sort_shape(ctx, &by_id);
     }
-    s = clprim_scan_device(ctx, u32, CLPRIM_SUM, 1, box_start, start_off, box_start, start_off, boxes + 1, scratch,
-                           sort_at, sorted_positions && n ? NULL : event);
-    if (s != CLPRIM_SUCCESS || !sorted_positions || n == 0)
+    if (s != CLPRIM_SUCCESS)
         return s;
-    const cl_ulong sp_off = sorted_positions_offset;
-    return CLPRIM_ENQUEUE(ctx, &gather, split.groups, event, CLPRIM_ARG(positions), CLPRIM_ARG(pos_off),
-                          CLPRIM_ARG(order), CLPRIM_ARG(order_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                          CLPRIM_ARG(sorted_positions), CLPRIM_ARG(sp_off));
+
+    clprim_plan plan;
+    plan_box_sort(ctx, grid, boxes, positions, positions_offset, n, box_start, box_start_offset, order, order_offset,
+                  sorted_positions, sorted_positions_offset, &plan);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Descriptor ---- */

@@ -324,6 +324,53 @@ static clprim_status write_centres(clprim_context *ctx, cl_mem cbuf, const float
     return CLPRIM_SUCCESS;
 }
 
+/* The plan of one step of a call: an iteration (assignment, then the
+ * clusters' sums folded and read back to *sums) or, when sums is NULL, dst
+ * drawn from the labels. The split has chunks of at most CHUNK_LIMIT pixels.
+ * Scratch holds the labels (when the caller keeps none), the work-groups'
+ * partials and the folded sums, all written by kernels only; every step lays
+ * it out alike, so the labels there last from step to step. The centres, which
+ * the host writes before each step, are in cbuf: host writes into the shared
+ * scratch make oclgrind's uninitialised-memory check misreport the
+ * kernel-written data beside them. */
+static void plan_kmeans_step(const clprim_context *ctx, clprim_pixel_format format, unsigned k,
+                             const clprim_image_layout *in, const clprim_image_layout *out, cl_mem labels,
+                             size_t labels_offset, cl_mem cbuf, cl_ulong *sums, clprim_plan *plan)
+{
+    clprim_plan_begin(plan, "k-means");
+    clprim_program program;
+    clprim_kmeans_program(ctx, format, &program);
+    const size_t n = (size_t)in->n, wg = program.shape.work_group_size;
+    const clprim_split split = kmeans_split(&program.shape, n);
+    const unsigned kmeans_cl = clprim_plan_program(plan, &program);
+    const cl_uint stride = clprim_kmeans_dims(format) + 1, width = k * stride;
+    const size_t labels_at = labels ? 0 : clprim_layout_part(&plan->scratch, n);
+    const size_t partials_at = clprim_layout_part(&plan->scratch, split.groups * width * sizeof(cl_uint));
+    const size_t sums_at = clprim_layout_part(&plan->scratch, width * sizeof(cl_ulong));
+
+    const cl_ulong label_off = labels ? labels_offset : labels_at;
+    const cl_ulong src_off = in->offset, src_pitch = in->pitch, centres_off = 0;
+    const cl_ulong partials_off = partials_at / sizeof(cl_uint), sums_off = sums_at / sizeof(cl_ulong);
+    const cl_uint w = (cl_uint)in->width, count = (cl_uint)n, k_arg = k, groups = (cl_uint)split.groups;
+    if (!sums) {
+        const cl_ulong dst_off = out->offset, dst_pitch = out->pitch;
+        CLPRIM_PLAN_LAUNCH(plan, kmeans_cl, "kmeans_apply", split.groups, CLPRIM_ARG(in->data), CLPRIM_ARG(src_off),
+                           CLPRIM_ARG(src_pitch), CLPRIM_BUFFER_ARG(labels), CLPRIM_ARG(label_off), CLPRIM_ARG(w),
+                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off),
+                           CLPRIM_ARG(out->data), CLPRIM_ARG(dst_off), CLPRIM_ARG(dst_pitch));
+        plan->blocking = 1;
+        return;
+    }
+    CLPRIM_PLAN_LAUNCH(plan, kmeans_cl, "kmeans_assign", split.groups, CLPRIM_ARG(in->data), CLPRIM_ARG(src_off),
+                       CLPRIM_ARG(src_pitch), CLPRIM_ARG(w), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                       CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off), CLPRIM_ARG(k_arg), CLPRIM_BUFFER_ARG(labels),
+                       CLPRIM_ARG(label_off), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials_off));
+    CLPRIM_PLAN_LAUNCH(plan, kmeans_cl, "kmeans_fold", (width + wg - 1) / wg, CLPRIM_SCRATCH_ARG,
+                       CLPRIM_ARG(partials_off), CLPRIM_ARG(groups), CLPRIM_ARG(width), CLPRIM_SCRATCH_ARG,
+                       CLPRIM_ARG(sums_off));
+    clprim_plan_read(plan, NULL, sums_at, width * sizeof(cl_ulong), sums);
+}
+
 clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsigned k, unsigned max_iterations,
                             float *centres, cl_mem labels, size_t labels_offset, const clprim_image *dst,
                             clprim_kmeans_info *info, cl_uint num_events_in_wait_list,
@@ -381,72 +428,29 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
     if (s != CLPRIM_SUCCESS)
         return s;
 
-    /* Plan: the split (chunks of at most CHUNK_LIMIT pixels), the passes, and
-     * scratch for labels (when the caller keeps none), the work-groups'
-     * partials and the folded sums: all written by kernels only. The centres,
-     * which the host writes every iteration, get a small buffer of their own
-     * for the call (host writes into the shared scratch make oclgrind's
-     * uninitialised-memory check misreport the kernel-written data beside
-     * them). */
-    clprim_program program;
-    clprim_kmeans_program(ctx, src->format, &program);
-    const clprim_split split = kmeans_split(&program.shape, n);
-    const cl_uint stride = dims + 1, width = k * stride;
-    const size_t wg = program.shape.work_group_size, fold_groups = (width + wg - 1) / wg;
-    clprim_layout layout = {0, 0};
-    const size_t labels_at = labels ? 0 : clprim_layout_part(&layout, n);
-    const size_t partials_at = clprim_layout_part(&layout, split.groups * width * sizeof(cl_uint));
-    const size_t sums_at = clprim_layout_part(&layout, width * sizeof(cl_ulong));
-    clprim_pass assign, fold, apply = {0};
-    s = clprim_pass_of(ctx, &program, "kmeans_assign", &assign);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, "kmeans_fold", &fold);
-    if (s == CLPRIM_SUCCESS && dst)
-        s = clprim_pass_of(ctx, &program, "kmeans_apply", &apply);
-    clprim_program_end(&program);
-    cl_mem scratch;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_layout_scratch(ctx, "k-means", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
     cl_int err;
     const size_t cbuf_bytes = CLPRIM_KMEANS_MAX_K * 4 * sizeof(float);
     cl_mem cbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, cbuf_bytes, NULL, &err);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "clprim_kmeans: allocating %zu bytes for the centres", cbuf_bytes);
 
-    cl_mem label_buf = labels ? labels : scratch;
-    const cl_ulong label_off = labels ? labels_offset : labels_at;
-    const cl_ulong src_off = in.offset, src_pitch = in.pitch, centres_off = 0;
-    const cl_ulong partials_off = partials_at / sizeof(cl_uint), sums_off = sums_at / sizeof(cl_ulong);
-    const cl_uint w = (cl_uint)in.width, count = (cl_uint)n, k_arg = k, groups = (cl_uint)split.groups;
-
+    /* One plan an iteration: the host updates the centres between them. Only
+     * the first waits for the wait list. */
     float current[CLPRIM_KMEANS_MAX_K * 3];
     memcpy(current, centres, (size_t)k * dims * sizeof(float));
     float padded[CLPRIM_KMEANS_MAX_K * 4] = {0};
     cl_ulong sums[CLPRIM_KMEANS_MAX_K * 4];
     clprim_kmeans_info result = {0, 0};
+    clprim_plan plan;
     for (unsigned it = 0; it < max_iterations && !result.converged; it++) {
         s = write_centres(ctx, cbuf, current, k, dims, padded, "centres");
         if (s != CLPRIM_SUCCESS)
             goto out;
-        s = CLPRIM_ENQUEUE(ctx, &assign, split.groups, NULL, CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),
-                           CLPRIM_ARG(src_pitch), CLPRIM_ARG(w), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                           CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off), CLPRIM_ARG(k_arg), CLPRIM_ARG(label_buf),
-                           CLPRIM_ARG(label_off), CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off));
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &fold, fold_groups, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials_off),
-                               CLPRIM_ARG(groups), CLPRIM_ARG(width), CLPRIM_ARG(scratch), CLPRIM_ARG(sums_off));
+        plan_kmeans_step(ctx, src->format, k, &in, &out, labels, labels_offset, cbuf, sums, &plan);
+        s = it ? clprim_execute(ctx, &plan, 0, NULL, NULL)
+               : clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, NULL);
         if (s != CLPRIM_SUCCESS)
             goto out;
-        err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, sums_at, width * sizeof(cl_ulong), sums, 0, NULL,
-                                  NULL);
-        if (err != CL_SUCCESS) {
-            s = clprim_fail_cl(ctx, err, "clprim_kmeans: reading the cluster sums");
-            goto out;
-        }
 
         result.iterations = it + 1;
         result.converged = update_centres(sums, k, dims, current);
@@ -458,18 +462,10 @@ clprim_status clprim_kmeans(clprim_context *ctx, const clprim_image *src, unsign
         s = write_centres(ctx, cbuf, current, k, dims, padded, "final centres");
         if (s != CLPRIM_SUCCESS)
             goto out;
-        const cl_ulong dst_off = out.offset, dst_pitch = out.pitch;
-        s = CLPRIM_ENQUEUE(ctx, &apply, split.groups, NULL, CLPRIM_ARG(in.data), CLPRIM_ARG(src_off),
-                           CLPRIM_ARG(src_pitch), CLPRIM_ARG(label_buf), CLPRIM_ARG(label_off), CLPRIM_ARG(w),
-                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(cbuf), CLPRIM_ARG(centres_off),
-                           CLPRIM_ARG(out.data), CLPRIM_ARG(dst_off), CLPRIM_ARG(dst_pitch));
+        plan_kmeans_step(ctx, src->format, k, &in, &out, labels, labels_offset, cbuf, NULL, &plan);
+        s = clprim_execute(ctx, &plan, 0, NULL, NULL);
         if (s != CLPRIM_SUCCESS)
             goto out;
-    }
-    err = clFinish(ctx->queue);
-    if (err != CL_SUCCESS) {
-        s = clprim_fail_cl(ctx, err, "clprim_kmeans: waiting for the queue");
-        goto out;
     }
     memcpy(centres, current, (size_t)k * dims * sizeof(float));
     if (info)

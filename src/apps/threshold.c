@@ -90,24 +90,41 @@ void clprim_threshold_program(const clprim_context *ctx, int index32, clprim_pro
         clprim_options_add(&p->options, "-DINDEX32");
 }
 
-/* A kernel that walks n pixels: its pass, and the split of the pixels at its
- * program's shape. */
-typedef struct {
-    clprim_pass pass;
-    clprim_split split;
-} pixel_plan;
-
-static clprim_status plan_pixels(clprim_context *ctx, int index32, const char *kernel, size_t n, pixel_plan *plan)
+/* threshold.cl with 32-bit indexing or not, in the plan. */
+static unsigned threshold_program(const clprim_context *ctx, clprim_plan *plan, int index32)
 {
     clprim_program p;
     clprim_threshold_program(ctx, index32, &p);
-    plan->split = clprim_split_range(&p.shape, n);
-    clprim_status s = clprim_pass_of(ctx, &p, kernel, &plan->pass);
-    clprim_program_end(&p);
-    return s;
+    return clprim_plan_program(plan, &p);
+}
+
+/* The split of n pixels at the shape of the plan's program. */
+static clprim_split pixel_split(const clprim_plan *plan, unsigned program, cl_ulong n)
+{
+    return clprim_split_range(&plan->programs[program].shape, (size_t)n);
 }
 
 /* ---- The red ratio ---- */
+
+/* One launch over the pixels: interleaved or planar (offsets in floats). */
+static void plan_red(const clprim_context *ctx, int planar, const clprim_image_layout *in,
+                     const clprim_image_layout *out, float ratio, clprim_threshold_mode mode, clprim_plan *plan)
+{
+    clprim_plan_begin(plan, "threshold");
+    const unsigned program = threshold_program(ctx, plan, fits_index32(in, out));
+    const clprim_split split = pixel_split(plan, program, in->n);
+    const cl_float ratio2 = ratio * ratio;
+    const cl_int kmode = (cl_int)mode;
+    if (planar)
+        CLPRIM_PLAN_LAUNCH(plan, program, "threshold_red_planar", split.groups, CLPRIM_ARG(in->data),
+                           CLPRIM_ARG(in->offset), CLPRIM_ARG(out->data), CLPRIM_ARG(out->offset), CLPRIM_ARG(in->n),
+                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
+    else
+        CLPRIM_PLAN_LAUNCH(plan, program, "threshold_red_interleaved", split.groups, CLPRIM_ARG(in->data),
+                           CLPRIM_ARG(in->offset), CLPRIM_ARG(in->pitch), CLPRIM_ARG(out->data),
+                           CLPRIM_ARG(out->offset), CLPRIM_ARG(out->pitch), CLPRIM_ARG(in->width), CLPRIM_ARG(in->n),
+                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(in->bpp), CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
+}
 
 clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
                                    float ratio, clprim_threshold_mode mode, cl_uint num_events_in_wait_list,
@@ -133,20 +150,11 @@ clprim_status clprim_threshold_red(clprim_context *ctx, const clprim_image *src,
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_red", num_events_in_wait_list, event_wait_list);
-    pixel_plan red;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_pixels(ctx, fits_index32(&in, &out), "threshold_red_interleaved", in.n, &red);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-
-    const cl_float ratio2 = ratio * ratio;
-    const cl_int kmode = (cl_int)mode;
-    return CLPRIM_ENQUEUE(ctx, &red.pass, red.split.groups, event, CLPRIM_ARG(in.data), CLPRIM_ARG(in.offset),
-                          CLPRIM_ARG(in.pitch), CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(out.pitch),
-                          CLPRIM_ARG(in.width), CLPRIM_ARG(in.n), CLPRIM_ARG(red.split.chunk), CLPRIM_ARG(in.bpp),
-                          CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
+    clprim_plan plan;
+    plan_red(ctx, 0, &in, &out, ratio, mode, &plan);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_planar_image *src,
@@ -168,19 +176,11 @@ clprim_status clprim_threshold_red_planar(clprim_context *ctx, const clprim_plan
         s = clprim_check_disjoint(ctx, NULL, "src", &in.region, "dst", &out.region, 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_red_planar", num_events_in_wait_list, event_wait_list);
-    pixel_plan red;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_pixels(ctx, fits_index32(&in, &out), "threshold_red_planar", in.n, &red);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-
-    const cl_float ratio2 = ratio * ratio;
-    const cl_int kmode = (cl_int)mode;
-    return CLPRIM_ENQUEUE(ctx, &red.pass, red.split.groups, event, CLPRIM_ARG(in.data), CLPRIM_ARG(in.offset),
-                          CLPRIM_ARG(out.data), CLPRIM_ARG(out.offset), CLPRIM_ARG(in.n), CLPRIM_ARG(red.split.chunk),
-                          CLPRIM_ARG(ratio2), CLPRIM_ARG(kmode));
+    clprim_plan plan;
+    plan_red(ctx, 1, &in, &out, ratio, mode, &plan);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Histograms ---- */
@@ -222,49 +222,28 @@ static clprim_status check_pixel_count(clprim_context *ctx, const clprim_image_l
     return CLPRIM_SUCCESS;
 }
 
-/* A histogram of `slots` counts in two passes: each work-group counts its chunk
- * into its own partials (partials_bytes of scratch from byte 0), then one
- * work-item a slot sums the groups' partials. */
-typedef struct {
-    clprim_pass count, merge;
-    clprim_split split;
-    cl_uint slots;
-    size_t merge_groups;
-    size_t partials_bytes;
-} histogram_plan;
-
-static clprim_status plan_histogram(clprim_context *ctx, const clprim_image_layout *img, cl_uint slots,
-                                    histogram_plan *plan)
+/* Appends a histogram of `slots` counts (bins of each of the channel's
+ * channels) in two passes: each work-group counts its chunk into its own
+ * partials, then one work-item a slot sums the groups' partials into hist from
+ * element hist_offset, or, when hist is NULL, into a part of the scratch after
+ * the partials. Returns where the counts go. The partials must be the plan's
+ * first part of scratch: the counting kernel takes them from byte 0. */
+static cl_ulong plan_histogram(const clprim_context *ctx, clprim_plan *plan, const clprim_image_layout *img,
+                               cl_int channel, cl_uint bins, cl_uint slots, cl_mem hist, cl_ulong hist_offset)
 {
-    clprim_program p;
-    clprim_threshold_program(ctx, fits_index32(img, NULL), &p);
-    const size_t wg = p.shape.work_group_size;
-    plan->split = clprim_split_range(&p.shape, img->n);
-    plan->slots = slots;
-    plan->merge_groups = (slots + wg - 1) / wg;
-    plan->partials_bytes = plan->split.groups * slots * sizeof(cl_uint);
-    clprim_status s = clprim_pass_of(ctx, &p, "histogram_image", &plan->count);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &p, "histogram_merge", &plan->merge);
-    clprim_program_end(&p);
-    return s;
-}
-
-/* The counts go to hist from element hist_offset (which may lie in scratch
- * past the partials). */
-static clprim_status enqueue_histogram(clprim_context *ctx, const histogram_plan *plan,
-                                       const clprim_image_layout *img, cl_int channel, cl_uint bins, cl_mem scratch,
-                                       cl_mem hist, cl_ulong hist_offset, cl_event *event)
-{
-    clprim_status s = CLPRIM_ENQUEUE(ctx, &plan->count, plan->split.groups, NULL, CLPRIM_ARG(img->data),
-                                     CLPRIM_ARG(img->offset), CLPRIM_ARG(img->pitch), CLPRIM_ARG(img->bpp),
-                                     CLPRIM_ARG(img->width), CLPRIM_ARG(img->n), CLPRIM_ARG(plan->split.chunk),
-                                     CLPRIM_ARG(channel), CLPRIM_ARG(bins), CLPRIM_ARG(scratch));
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    const cl_uint groups = (cl_uint)plan->split.groups;
-    return CLPRIM_ENQUEUE(ctx, &plan->merge, plan->merge_groups, event, CLPRIM_ARG(scratch), CLPRIM_ARG(groups),
-                          CLPRIM_ARG(plan->slots), CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset));
+    const unsigned program = threshold_program(ctx, plan, fits_index32(img, NULL));
+    const clprim_split split = pixel_split(plan, program, img->n);
+    const size_t wg = plan->programs[program].shape.work_group_size;
+    clprim_layout_part(&plan->scratch, split.groups * slots * sizeof(cl_uint));
+    if (!hist)
+        hist_offset = clprim_layout_part(&plan->scratch, slots * sizeof(cl_uint)) / sizeof(cl_uint);
+    CLPRIM_PLAN_LAUNCH(plan, program, "histogram_image", split.groups, CLPRIM_ARG(img->data), CLPRIM_ARG(img->offset),
+                       CLPRIM_ARG(img->pitch), CLPRIM_ARG(img->bpp), CLPRIM_ARG(img->width), CLPRIM_ARG(img->n),
+                       CLPRIM_ARG(split.chunk), CLPRIM_ARG(channel), CLPRIM_ARG(bins), CLPRIM_SCRATCH_ARG);
+    const cl_uint groups = (cl_uint)split.groups;
+    CLPRIM_PLAN_LAUNCH(plan, program, "histogram_merge", (slots + wg - 1) / wg, CLPRIM_SCRATCH_ARG,
+                       CLPRIM_ARG(groups), CLPRIM_ARG(slots), CLPRIM_BUFFER_ARG(hist), CLPRIM_ARG(hist_offset));
+    return hist_offset;
 }
 
 clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *image, clprim_channel channel,
@@ -289,52 +268,28 @@ clprim_status clprim_image_histogram(clprim_context *ctx, const clprim_image *im
         s = clprim_check_disjoint(ctx, NULL, "image", &in.region, "hist", &counts, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_image_histogram", num_events_in_wait_list, event_wait_list);
-    histogram_plan plan;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_histogram(ctx, &in, nch * (cl_uint)bins, &plan);
     if (s != CLPRIM_SUCCESS)
         return s;
-    clprim_layout layout = {0, 0};
-    clprim_layout_part(&layout, plan.partials_bytes);
-    cl_mem scratch;
-    s = clprim_layout_scratch(ctx, "image histogram", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-    return enqueue_histogram(ctx, &plan, &in, (cl_int)channel, (cl_uint)bins, scratch, hist, hist_offset, event);
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "image histogram");
+    plan_histogram(ctx, &plan, &in, (cl_int)channel, (cl_uint)bins, nch * (cl_uint)bins, hist, hist_offset);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Otsu ---- */
 
-static clprim_status plan_otsu(clprim_context *ctx, clprim_pass *pass)
+/* One work-group: the level of `bins` counts of hist into level (NULL: the
+ * scratch for either). */
+static void plan_otsu(const clprim_context *ctx, clprim_plan *plan, cl_mem hist, cl_ulong hist_offset, cl_uint bins,
+                      cl_mem level, cl_ulong level_offset)
 {
-    clprim_program p;
     /* Any index width serves Otsu: take the program the image kernels use. */
-    clprim_threshold_program(ctx, !getenv("CLPRIM_THRESHOLD_INDEX64"), &p);
-    clprim_status s = clprim_pass_of(ctx, &p, "otsu_level", pass);
-    clprim_program_end(&p);
-    return s;
+    const unsigned program = threshold_program(ctx, plan, !getenv("CLPRIM_THRESHOLD_INDEX64"));
+    CLPRIM_PLAN_LAUNCH(plan, program, "otsu_level", 1, CLPRIM_BUFFER_ARG(hist), CLPRIM_ARG(hist_offset),
+                       CLPRIM_ARG(bins), CLPRIM_BUFFER_ARG(level), CLPRIM_ARG(level_offset));
 }
 
-/* One work-group. */
-static clprim_status enqueue_otsu(clprim_context *ctx, const clprim_pass *otsu, cl_mem hist, cl_ulong hist_offset,
-                                  cl_uint bins, cl_mem level, cl_ulong level_offset, cl_event *event)
-{
-    return CLPRIM_ENQUEUE(ctx, otsu, 1, event, CLPRIM_ARG(hist), CLPRIM_ARG(hist_offset), CLPRIM_ARG(bins),
-                          CLPRIM_ARG(level), CLPRIM_ARG(level_offset));
-}
-
-static clprim_status read_level(clprim_context *ctx, cl_mem level, size_t level_offset, unsigned *result)
-{
-    cl_uint value;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, level, CL_TRUE, level_offset * sizeof(cl_uint), sizeof value,
-                                     &value, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "reading the Otsu level back");
-    *result = value;
-    return CLPRIM_SUCCESS;
-}
+_Static_assert(sizeof(unsigned) == sizeof(cl_uint), "the Otsu level is read back into an unsigned");
 
 clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, size_t bins, cl_mem level,
                           size_t level_offset, unsigned *result, cl_uint num_events_in_wait_list,
@@ -354,24 +309,16 @@ clprim_status clprim_otsu(clprim_context *ctx, cl_mem hist, size_t hist_offset, 
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level and result are both NULL: nowhere to put the level");
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_otsu", num_events_in_wait_list, event_wait_list);
-    clprim_pass otsu;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_otsu(ctx, &otsu);
     if (s != CLPRIM_SUCCESS)
         return s;
-    if (!level) { /* the level only goes to *result: a cl_uint of scratch holds it */
-        clprim_layout layout = {0, 0};
-        level_offset = clprim_layout_part(&layout, sizeof(cl_uint));
-        s = clprim_layout_scratch(ctx, "Otsu level", &layout, &level);
-        if (s != CLPRIM_SUCCESS)
-            return s;
-    }
-    s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s == CLPRIM_SUCCESS)
-        s = enqueue_otsu(ctx, &otsu, hist, hist_offset, (cl_uint)bins, level, level_offset, event);
-    if (s == CLPRIM_SUCCESS && result)
-        s = read_level(ctx, level, level_offset, result);
-    return s;
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "Otsu level");
+    if (!level) /* the level only goes to *result: a cl_uint of scratch holds it */
+        level_offset = clprim_layout_part(&plan.scratch, sizeof(cl_uint)) / sizeof(cl_uint);
+    plan_otsu(ctx, &plan, hist, hist_offset, (cl_uint)bins, level, level_offset);
+    if (result)
+        clprim_plan_read(&plan, level, level_offset * sizeof(cl_uint), sizeof(cl_uint), result);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Grey thresholds ---- */
@@ -389,25 +336,21 @@ static clprim_status check_grey_images(clprim_context *ctx, const clprim_image *
     return s;
 }
 
-static clprim_status plan_grey(clprim_context *ctx, const clprim_image_layout *in, const clprim_image_layout *out,
-                               pixel_plan *plan)
+/* One launch over the pixels; the level is levels[level_offset] (levels NULL:
+ * the scratch) when use_buffer, else `level`. */
+static void plan_grey(const clprim_context *ctx, clprim_plan *plan, const clprim_image_layout *in,
+                      const clprim_image_layout *out, cl_int use_buffer, cl_mem levels, cl_ulong level_offset,
+                      cl_uint level)
 {
-    return plan_pixels(ctx, fits_index32(in, out), "threshold_grey", in->n, plan);
-}
-
-/* The level is levels[level_offset] when levels is not NULL, else `level`. */
-static clprim_status enqueue_grey(clprim_context *ctx, const pixel_plan *grey, const clprim_image_layout *in,
-                                  const clprim_image_layout *out, cl_mem levels, cl_ulong level_offset, cl_uint level,
-                                  cl_event *event)
-{
-    const cl_int use_buffer = levels != NULL;
-    if (!levels)
+    const unsigned program = threshold_program(ctx, plan, fits_index32(in, out));
+    const clprim_split split = pixel_split(plan, program, in->n);
+    if (!use_buffer)
         levels = in->data; /* never read, but must be a buffer */
-    return CLPRIM_ENQUEUE(ctx, &grey->pass, grey->split.groups, event, CLPRIM_ARG(in->data), CLPRIM_ARG(in->offset),
-                          CLPRIM_ARG(in->pitch), CLPRIM_ARG(in->bpp), CLPRIM_ARG(out->data), CLPRIM_ARG(out->offset),
-                          CLPRIM_ARG(out->pitch), CLPRIM_ARG(out->bpp), CLPRIM_ARG(in->width), CLPRIM_ARG(in->n),
-                          CLPRIM_ARG(grey->split.chunk), CLPRIM_ARG(levels), CLPRIM_ARG(level_offset),
-                          CLPRIM_ARG(level), CLPRIM_ARG(use_buffer));
+    CLPRIM_PLAN_LAUNCH(plan, program, "threshold_grey", split.groups, CLPRIM_ARG(in->data), CLPRIM_ARG(in->offset),
+                       CLPRIM_ARG(in->pitch), CLPRIM_ARG(in->bpp), CLPRIM_ARG(out->data), CLPRIM_ARG(out->offset),
+                       CLPRIM_ARG(out->pitch), CLPRIM_ARG(out->bpp), CLPRIM_ARG(in->width), CLPRIM_ARG(in->n),
+                       CLPRIM_ARG(split.chunk), CLPRIM_BUFFER_ARG(levels), CLPRIM_ARG(level_offset),
+                       CLPRIM_ARG(level), CLPRIM_ARG(use_buffer));
 }
 
 clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -422,14 +365,12 @@ clprim_status clprim_threshold_grey(clprim_context *ctx, const clprim_image *src
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "level %u is above %d", level, CHANNEL_LEVELS - 1);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_grey", num_events_in_wait_list, event_wait_list);
-    pixel_plan grey;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_grey(ctx, &in, &out, &grey);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return enqueue_grey(ctx, &grey, &in, &out, NULL, 0, level, event);
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "threshold");
+    plan_grey(ctx, &plan, &in, &out, 0, NULL, 0, level);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -448,14 +389,12 @@ clprim_status clprim_threshold_grey_buffer(clprim_context *ctx, const clprim_ima
         s = clprim_check_disjoint(ctx, NULL, "level", &read, "dst", &out.region, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_grey_buffer", num_events_in_wait_list, event_wait_list);
-    pixel_plan grey;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_grey(ctx, &in, &out, &grey);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return enqueue_grey(ctx, &grey, &in, &out, level, level_offset, 0, event);
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "threshold");
+    plan_grey(ctx, &plan, &in, &out, 1, level, level_offset, 0);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src, const clprim_image *dst,
@@ -471,39 +410,21 @@ clprim_status clprim_threshold_otsu(clprim_context *ctx, const clprim_image *src
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, "clprim_threshold_otsu", num_events_in_wait_list, event_wait_list);
 
-    /* Plan: the grey histogram of every level, its Otsu level, the threshold at
-     * it; scratch holds the partials, then the histogram, then the level. */
-    const cl_uint bins = CHANNEL_LEVELS;
-    histogram_plan hist;
-    clprim_pass otsu;
-    pixel_plan grey;
-    if (s == CLPRIM_SUCCESS)
-        s = plan_histogram(ctx, &in, bins, &hist);
-    if (s == CLPRIM_SUCCESS)
-        s = plan_otsu(ctx, &otsu);
-    if (s == CLPRIM_SUCCESS)
-        s = plan_grey(ctx, &in, &out, &grey);
     if (s != CLPRIM_SUCCESS)
         return s;
-    clprim_layout layout = {0, 0};
-    clprim_layout_part(&layout, hist.partials_bytes);
-    const size_t hist_at = clprim_layout_part(&layout, bins * sizeof(cl_uint));
-    const size_t level_at = clprim_layout_part(&layout, sizeof(cl_uint));
-    const cl_ulong hist_offset = hist_at / sizeof(cl_uint), level_offset = level_at / sizeof(cl_uint);
-    cl_mem scratch;
-    s = clprim_layout_scratch(ctx, "Otsu threshold", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
 
-    if (s == CLPRIM_SUCCESS)
-        s = enqueue_histogram(ctx, &hist, &in, CHANNEL_GREY, bins, scratch, scratch, hist_offset, NULL);
-    if (s == CLPRIM_SUCCESS)
-        s = enqueue_otsu(ctx, &otsu, scratch, hist_offset, bins, scratch, level_offset, NULL);
-    if (s == CLPRIM_SUCCESS)
-        s = enqueue_grey(ctx, &grey, &in, &out, scratch, level_offset, 0, event);
-    if (s == CLPRIM_SUCCESS && level)
-        s = read_level(ctx, scratch, level_offset, level);
-    return s;
+    /* The grey histogram of every level, its Otsu level, the threshold at it;
+     * scratch holds the partials, then the histogram, then the level. */
+    const cl_uint bins = CHANNEL_LEVELS;
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "Otsu threshold");
+    const cl_ulong hist_offset = plan_histogram(ctx, &plan, &in, CHANNEL_GREY, bins, bins, NULL, 0);
+    const cl_ulong level_offset = clprim_layout_part(&plan.scratch, sizeof(cl_uint)) / sizeof(cl_uint);
+    plan_otsu(ctx, &plan, NULL, hist_offset, bins, NULL, level_offset);
+    plan_grey(ctx, &plan, &in, &out, 1, NULL, level_offset, 0);
+    if (level)
+        clprim_plan_read(&plan, NULL, level_offset * sizeof(cl_uint), sizeof(cl_uint), level);
+    return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Descriptor ---- */
