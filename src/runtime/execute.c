@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Enqueues launch l of the plan through pass, its roles resolved. */
 static clprim_status enqueue_launch(clprim_context *ctx, const clprim_plan *plan, const clprim_launch *l,
@@ -48,8 +49,17 @@ static clprim_status run(clprim_context *ctx, const clprim_plan *plan, cl_uint n
     clprim_pass *passes = plan->nlaunches ? malloc(plan->nlaunches * sizeof *passes) : NULL;
     if (s == CLPRIM_SUCCESS && plan->nlaunches && !passes)
         s = clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: out of host memory", plan->purpose);
-    for (size_t i = 0; i < plan->nlaunches && s == CLPRIM_SUCCESS; i++)
-        s = clprim_pass_of(ctx, &plan->programs[plan->launches[i].program], plan->launches[i].kernel, &passes[i]);
+    for (size_t i = 0; i < plan->nlaunches && s == CLPRIM_SUCCESS; i++) {
+        const clprim_launch *l = &plan->launches[i];
+        size_t same = 0; /* a kernel launched again (a sort's passes) is looked up once */
+        while (same < i &&
+               (plan->launches[same].program != l->program || strcmp(plan->launches[same].kernel, l->kernel)))
+            same++;
+        if (same < i)
+            passes[i] = passes[same];
+        else
+            s = clprim_pass_of(ctx, &plan->programs[l->program], l->kernel, &passes[i]);
+    }
     cl_mem scratch = NULL;
     if (s == CLPRIM_SUCCESS && plan->scratch.bytes)
         s = clprim_layout_scratch(ctx, plan->purpose, &plan->scratch, &scratch);
