@@ -166,10 +166,11 @@ static clprim_status clear(clprim_context *ctx, const sort_plan *p, const sort_p
                            size_t offset, size_t words)
 {
     const cl_ulong at = offset / 4, count = words;
+    const cl_int zero = 0;
     const size_t wanted = (words + p->tuning.work_group_size - 1) / p->tuning.work_group_size;
     const size_t groups = wanted < p->split.groups ? wanted : p->split.groups;
     return CLPRIM_ENQUEUE(ctx, &k->zero, groups ? groups : 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(at),
-                          CLPRIM_ARG(count));
+                          CLPRIM_ARG(count), CLPRIM_ARG(zero));
 }
 
 /* Which bits a pass sorts on, and where its route word is. */
@@ -248,7 +249,7 @@ static clprim_status passes_of(clprim_context *ctx, const clprim_sort_spec *spec
 {
     clprim_program program;
     program_for(ctx, spec, &p->tuning, &program);
-    clprim_status s = clprim_pass_of(ctx, &program, "radix_clear", &k->zero);
+    clprim_status s = clprim_pass_of(ctx, &program, "fill_words", &k->zero);
     if (s == CLPRIM_SUCCESS)
         s = clprim_pass_of(ctx, &program, one_sweep_form ? "radix_histogram" : "radix_bits", &k->counts);
     if (s == CLPRIM_SUCCESS)

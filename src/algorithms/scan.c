@@ -94,7 +94,7 @@ static clprim_status scan_one_sweep(clprim_context *ctx, const clprim_type_info 
     clprim_pass sweep, clear;
     clprim_status s = clprim_pass_of(ctx, &scan_cl, "scan_tiles", &sweep);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &scan_cl, "lookback_clear", &clear);
+        s = clprim_pass_of(ctx, &scan_cl, "fill_words", &clear);
     clprim_program_end(&scan_cl);
     const size_t tiles = clprim_one_sweep_tiles(&shape, n);
     cl_mem records;

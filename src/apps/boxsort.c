@@ -93,7 +93,7 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
     const clprim_split split = clprim_split_range(&program.shape, n);
     const clprim_split zsplit = clprim_split_range(&program.shape, boxes + 1);
     clprim_pass zero, ids, ends, starts, gather = {0};
-    s = clprim_pass_of(ctx, &program, "box_zero", &zero);
+    s = clprim_pass_of(ctx, &program, "fill_words", &zero);
     if (s == CLPRIM_SUCCESS)
         s = clprim_pass_of(ctx, &program, "box_ids", &ids);
     if (s == CLPRIM_SUCCESS)
@@ -129,8 +129,9 @@ clprim_status clprim_box_sort(clprim_context *ctx, const clprim_box_grid *grid, 
     /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
      * is the zero that the exclusive scan turns into n). */
     const cl_ulong nstart = boxes + 1;
+    const cl_int zero_value = 0;
     s = CLPRIM_ENQUEUE(ctx, &zero, zsplit.groups, NULL, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
-                       CLPRIM_ARG(nstart), CLPRIM_ARG(zsplit.chunk));
+                       CLPRIM_ARG(nstart), CLPRIM_ARG(zero_value));
     if (s != CLPRIM_SUCCESS)
         return s;
     if (n > 0) {
