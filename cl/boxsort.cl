@@ -3,7 +3,7 @@
  * Every kernel runs on the multi-work-group split: work-group g owns elements
  * [g * chunk, min(n, (g + 1) * chunk)), read with neighbouring work-items on
  * neighbouring elements. Built with no element type (no -DTYPE). */
-#include "common.cl"
+#include "block/fill.cl" /* fill_words: the counts start at zero */
 
 /* FP_CONTRACT OFF: the host computes the same ids with the same roundings. */
 #pragma OPENCL FP_CONTRACT OFF
@@ -33,18 +33,6 @@ void box_ids(__global const float *pos, ulong pos_offset, ulong n, ulong chunk, 
         const uint iz = box_axis(pos[3 * i + 2], origin.z, inv.z, dims.z);
         ids[i] = (iz * dims.y + iy) * dims.x + ix;
     }
-}
-
-/* counts[0 .. n) = 0: the counts start at zero (a kernel rather than
- * clEnqueueFillBuffer, whose bytes oclgrind does not count as initialised). */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void box_zero(__global uint *counts, ulong counts_offset, ulong n, ulong chunk)
-{
-    const ulong begin = get_group_id(0) * chunk;
-    const ulong end = min(n, begin + chunk);
-    counts += counts_offset;
-    for (ulong i = begin + get_local_id(0); i < end; i += WG)
-        counts[i] = 0;
 }
 
 /* Counts from sorted ids, in two launches (the launch boundary orders them; each

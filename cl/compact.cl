@@ -10,7 +10,7 @@
  *        starting at the number of elements kept before its chunk;
  *   one-sweep, compact_tiles: one launch in which each work-group compacts one
  *   tile and learns how many elements the tiles before it keep by decoupled
- *   look-back (cl/lookback.cl).
+ *   look-back (cl/block/lookback.cl).
  * A partition (clprim_partition) is the multi-pass form with `partition` set:
  * pass 3 also writes the rejected elements, in order, from the total kept
  * count on.
@@ -23,8 +23,10 @@
  *   KEEP_EXPR=<expression over x and i>               the caller's expression, as
  *                                                     src/runtime/expression.c writes it
  */
-#include "common.cl"
-#include "lookback.cl"
+#include "block/fill.cl" /* copy_elements: the input aside, for in place */
+#include "block/lookback.cl"
+#include "block/reduce_scan.cl"
+#include "block/tile.cl"
 
 #ifndef TYPE
 #error "compact.cl needs an element type: -DTYPE=INT32, FLOAT, ... (cl/types.h)"
@@ -59,9 +61,8 @@ int keep_expression(const T x, const ulong i)
 #error "compact.cl needs a predicate: define KEEP_LT, ..., KEEP_NONZERO, KEEP_FLAGGED or KEEP_EXPR"
 #endif
 
-/* The work-group blocks of common.cl, over counts. */
+/* Counts of kept elements over a chunk. */
 DEFINE_WG_REDUCE(wg_sum_count, ulong, ADD, 0ul)
-DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
 
 /* Pieces shared by both forms. KEEP reads `flags` and `value` by name. */
 
@@ -219,7 +220,8 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
                     __global ulong *count_out, ulong count_offset, int write_count, int partition)
 {
     /* Local memory within what the tuning checks allow the scan (a padded tile
-     * and WG eight-byte slots): the slots serve the fold, then the count scan. */
+     * and WG eight-byte slots): the slots serve the fold, then the count scan
+     * (SCAN_SLOTS four-byte slots). */
     __local T tile[PADDED_TILE];
     __local ulong slots[WG];
     __local uint *sums = (__local uint *)slots;
@@ -290,9 +292,8 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     __local kept_lookback_scratch walk;
     __local T tile[PADDED_TILE];
     const uint lid = get_local_id(0);
-    const uint t = lookback_ticket(lookback, &ticket);
-    const ulong base = (ulong)t * TILE;
-    const ulong end = min(n, base + TILE);
+    ulong base, end;
+    const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
     src += src_offset;
     dst += dst_offset;
     flags += flags_offset;
@@ -302,7 +303,7 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
     compact_run(src, flags, value, dst, base, end, out, tile);
 #else
-    __local uint sums[WG];
+    __local uint sums[SCAN_SLOTS];
     T x[ITEMS];
     uchar keep[ITEMS];
     uint total;
@@ -314,14 +315,3 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
         count_out[count_offset] = out + total;
 }
 #endif
-
-/* In place: the input is first copied aside with this (a kernel rather than
- * clEnqueueCopyBuffer, whose bytes oclgrind does not see as initialised). */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void copy_elements(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n)
-{
-    src += src_offset;
-    dst += dst_offset;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
-        dst[i] = src[i];
-}

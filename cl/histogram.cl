@@ -19,7 +19,7 @@
  *                 (cl/constants.h): HIST_DIVIDE_64: in 64 bits; HIST_DIVIDE_32: in 32
  *                 bits (range * bins < 2^32); HIST_DIVIDE_SHIFT + s: as (x - lo) >> s,
  *                 when range / bins is exactly 2^s. */
-#include "common.cl"
+#include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
 
 #ifndef TYPE
 #error "histogram.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
@@ -147,15 +147,4 @@ void histogram_global(__global const T *src, ulong src_offset, ulong stride, ulo
             }
         }
     }
-}
-
-/* Overwrite mode: counts[counts_offset .. + bins) = 0 before the counting passes
- * (a kernel rather than clEnqueueFillBuffer, whose bytes oclgrind does not see
- * as initialised). */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void histogram_zero(__global uint *counts, ulong counts_offset, ulong bins)
-{
-    counts += counts_offset;
-    for (ulong i = get_global_id(0); i < bins; i += get_global_size(0))
-        counts[i] = 0;
 }

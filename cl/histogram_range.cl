@@ -14,7 +14,7 @@
  * edges and counts that do not fit in local memory: the edges read from global
  * memory and one global atomic_inc per counted element. Counts are integers,
  * so every schedule gives the same result. */
-#include "common.cl"
+#include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
 
 #ifndef TYPE
 #error "histogram_range.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
@@ -101,15 +101,4 @@ void histogram_range_global(__global const T *src, ulong src_offset, ulong n, ul
         if (b != NOT_COUNTED)
             atomic_inc(&counts[b]);
     }
-}
-
-/* Overwrite mode: counts[counts_offset .. + bins) = 0 before the counting
- * (a kernel rather than clEnqueueFillBuffer, whose bytes oclgrind does not see
- * as initialised). */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void histogram_range_zero(__global uint *counts, ulong counts_offset, ulong bins)
-{
-    counts += counts_offset;
-    for (ulong i = get_global_id(0); i < bins; i += get_global_size(0))
-        counts[i] = 0;
 }

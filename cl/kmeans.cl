@@ -13,7 +13,7 @@
  * Work-groups own contiguous chunks (the split of scan.cl); a chunk holds at
  * most 2^24 pixels so that its uint sums of 8-bit values cannot wrap.
  * Built with -DPIXEL_SIZE=p -DDIMS=d and no element type. */
-#include "common.cl"
+#include "block/element.cl"
 
 /* FP_CONTRACT OFF: the host's C reference computes the same distances with the
  * same roundings, so both pick the same centre for every pixel. */

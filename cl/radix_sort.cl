@@ -21,7 +21,8 @@
  *                    run to completion, as a tile waits for earlier ones;
  * and radix_copy_out, which copies to the output when the route ends
  * elsewhere (an odd number of passes in place, or every pass skipped);
- * radix_clear zeroes the counts and the one-sweep status before they are used.
+ * fill_words (block/fill.cl) zeroes the counts and the one-sweep status before
+ * they are used.
  *
  * A tile is ranked in local memory by two stable counting passes of 4 bits
  * each (an LSD sort inside the tile), with a 16-counter column per work-item,
@@ -29,8 +30,8 @@
  *
  * Built with -DWG -DITEMS, -DKEY=<NAME> (cl/types.h: a type of 32 or 64 bits),
  * and VALUE_BYTES 0, 4 or 8; no element type. */
-#include "common.cl"
-#include "lookback.cl" /* status words: how they are written and read */
+#include "block/lookback.cl" /* status words: how they are written and read; the ticket */
+#include "block/reduce_scan.cl"
 
 #if !defined(KEY) || CLPRIM_FIELD(KEY, BYTES) < 4
 #error "radix_sort.cl needs -DKEY=<NAME> (cl/types.h) of a 32- or 64-bit type"
@@ -108,39 +109,9 @@ inline __global value_t *pick_values(uint which, __global value_t *in, __global 
 }
 #endif
 
-
-/* Exclusive scan of one count per work-item, in work-item order: Hillis-Steele
- * with two buffers (buf: 2 * WG slots), so each step needs one barrier. The sum
- * of all goes to *total. */
-inline uint tile_exclusive_scan(uint x, __local uint *buf, uint *total)
-{
-    const uint lid = get_local_id(0);
-    __local uint *from = buf, *to = buf + WG;
-    from[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < WG; offset <<= 1) {
-        to[lid] = lid >= offset ? from[lid - offset] + from[lid] : from[lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        __local uint *swap = from;
-        from = to;
-        to = swap;
-    }
-    *total = from[WG - 1];
-    return from[lid] - x;
-}
-DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul)
+DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul) /* radix_plan's places of digits */
 
 /* ---- Once per sort ---- */
-
-/* Zeroes words [offset, offset + count) (counts and status words; a kernel
- * rather than clEnqueueFillBuffer, whose bytes oclgrind does not see as
- * written). */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_clear(__global uint *words, ulong offset, ulong count)
-{
-    for (ulong i = get_global_id(0); i < count; i += get_global_size(0))
-        words[offset + i] = 0;
-}
 
 /* Digit counts of every pass over all the keys: hist[pass * RADIX + digit].
  * Work-group g counts keys [g * chunk, ...). hist starts at zero (the host
@@ -268,7 +239,7 @@ void radix_plan(__global const uint *hist, ulong hist_offset, ulong n, uint port
                 uint in_place, __global ulong *bases, ulong bases_offset, __global uint *route,
                 ulong route_offset)
 {
-    __local ulong sums[WG];
+    __local ulong sums[SCAN_SLOTS];
     __local uint trivial[MAX_PASSES];
     const uint lid = get_local_id(0);
     /* Each work-item takes a run of consecutive digits. */
@@ -345,7 +316,7 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
     __local key_t keys_l[PADDED_TILE];                                              \
     IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
     __local uint hist[PAD(8 * WG)]; /* [part pair][work-item], padded */            \
-    __local uint sums[2 * WG];                                                      \
+    __local uint sums[SCAN_SLOTS];                                                  \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
     __local ulong place[RADIX] /* where the tile's key at position 0 of digit d would go */
@@ -392,7 +363,7 @@ inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_
     for (uint d = first; d < last; d++)
         run += digit_end[d];
     uint total;
-    uint at = tile_exclusive_scan(run, sums, &total);
+    uint at = wg_exclusive_count(run, sums, &total);
     for (uint d = first; d < last; d++) {
         digit_first[d] = at;
         at += digit_end[d];
@@ -449,7 +420,7 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
         for (uint r = 0; r < 8; r++)
             run += hist[PAD(lid * 8 + r)];
         uint total;
-        uint at = tile_exclusive_scan(run, sums, &total);
+        uint at = wg_exclusive_count(run, sums, &total);
         for (uint r = 0; r < 8; r++) {
             const uint e = PAD(lid * 8 + r);
             const uint c = hist[e];
@@ -664,7 +635,7 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
 /* ---- One sweep ---- */
 
 /* One launch per portion of the keys: tile t of the portion (numbered in the
- * order the work-groups start, by the atomic counter) is keys
+ * order the work-groups start, by lookback_ticket on status[0]) is keys
  * [portion_begin + t * TILE, ...). Each tile publishes, per digit, its own
  * count, then looks back over earlier tiles until one has published the
  * count of all tiles up to it, and publishes its own such count. status
@@ -689,10 +660,7 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     status += status_offset;
     bases += bases_offset;
 
-    if (lid == 0)
-        tile_number = atomic_inc(&status[0]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_number;
+    const uint t = lookback_ticket(status, &tile_number);
     __global uint *tiles = status + 1;
     const ulong base = portion_begin + (ulong)t * TILE;
     const uint valid = runs ? (uint)min((ulong)TILE, n - base) : 0u;

@@ -1,9 +1,10 @@
 /* Reduction of contiguous chunks: pass 1 of the scan, of reduce, and the
  * one-work-group pass that folds the partials. */
-#include "common.cl"
+#include "block/reduce_scan.cl"
+#include "block/tile.cl"
 
 #ifndef COMBINE
-#error "reduce.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
+#error "reduce.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
 #endif
 
 /* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into
@@ -15,18 +16,18 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk,
                    __global T *partials, ulong partials_offset)
 {
-    __local T buf[WG];
+    __local T buf[OP_COMMUTES ? WG : SCAN_SLOTS];
     const uint lid = get_local_id(0);
     const ulong begin = get_group_id(0) * chunk;
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     T acc = IDENTITY;
     ulong base = begin;
-#if defined(OP_USER) && WG == 1
+#if !OP_COMMUTES && WG == 1
     /* A caller's operator need not commute: elements are combined in order. */
     for (; base < end; base++)
         acc = COMBINE(acc, src[base]);
-#elif defined(OP_USER)
+#elif !OP_COMMUTES
     /* In order too: each tile is staged, each work-item folds ITEMS
      * consecutive elements, and an order-keeping scan of the work-items' runs
      * gives the tile's total, the same in every work-item. */
@@ -34,16 +35,10 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
     for (; base < end; base += TILE) {
         /* Bounds-checked loads throughout: load_tile's whole-tile branch made
          * this pass 6% slower on an H100 (2^28 int32, same run). */
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = k * WG + lid;
-            tile[PAD(j)] = base + j < end ? src[base + j] : IDENTITY;
-        }
+        load_tile_checked(src, base, end, tile, IDENTITY);
         barrier(CLK_LOCAL_MEM_FENCE);
-        T run = IDENTITY;
-        for (uint k = 0; k < ITEMS; k++)
-            run = COMBINE(run, tile[PAD(lid * ITEMS + k)]);
         T tile_total;
-        wg_exclusive_scan(run, buf, &tile_total); /* its barriers also free the tile */
+        wg_exclusive_scan(fold_items(tile), buf, &tile_total); /* its first barrier also frees the tile */
         acc = COMBINE(acc, tile_total);
     }
 #elif WG == 1
@@ -70,7 +65,7 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
             acc = COMBINE(acc, src[i]);
     }
 #endif
-#ifdef OP_USER
+#if !OP_COMMUTES
     const T total = acc;
 #else
     const T total = wg_reduce(acc, buf);

@@ -7,7 +7,7 @@
  * and +0.0 included) and two NaNs go to the smaller index; a NaN loses to any
  * number, as with fmin and fmax, so NaN is the answer only when every element
  * is NaN (then at index 0 of the range). */
-#include "common.cl"
+#include "block/element.cl"
 
 #if defined(ARG_MAX)
 #define BEATS(b, a) ((b) > (a))

@@ -4,44 +4,21 @@
  *     every element before it;
  *   one-sweep: one launch in which each work-group scans one tile and learns
  *     the combination of the tiles before it by decoupled look-back
- *     (cl/lookback.cl).
+ *     (cl/block/lookback.cl).
  * Both take the caller's seed (clprim_scan_seeded): when `seeded`, seed[0]
  * comes before src[0], and each work-group puts it before its carry
  * (seed_carry); the partials and the look-back's records never hold it. */
-#include "common.cl"
-#include "lookback.cl"
+#include "block/lookback.cl"
+#include "block/reduce_scan.cl"
+#include "block/tile.cl"
 
 #ifndef COMBINE
-#error "scan.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
+#error "scan.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
 #endif
 
 /* seed_mode (constants.h): SEED_NONE, one chunk, the whole input; SEED_FOLD,
  * fold partials[0, g) of pass 1 here; SEED_SCANNED, partials[g] already holds
  * the exclusive scan of the partials (pass 2). */
-
-/* Pieces of a tile's scan shared by both forms. A staged tile is scanned in
- * three steps: each work-item folds its ITEMS consecutive elements in
- * registers (fold_items), one work-group scan combines the work-items' folds,
- * and each work-item rescans its run from its prefix (rescan_items). */
-T fold_items(__local const T *tile)
-{
-    const uint lid = get_local_id(0);
-    T run = IDENTITY;
-    for (uint k = 0; k < ITEMS; k++)
-        run = COMBINE(run, tile[PAD(lid * ITEMS + k)]);
-    return run;
-}
-
-void rescan_items(__local T *tile, T run, const int exclusive)
-{
-    const uint lid = get_local_id(0);
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint j = PAD(lid * ITEMS + k);
-        const T inclusive = COMBINE(run, tile[j]);
-        tile[j] = exclusive ? run : inclusive;
-        run = inclusive;
-    }
-}
 
 /* The CPU shape's scan of src[begin, end) from carry, as a loop. */
 void scan_run(__global const T *src, __global T *dst, const ulong begin, const ulong end, T carry,
@@ -73,7 +50,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
                  int seed_mode, int exclusive, __global const T *seed, ulong seed_offset, int seeded)
 {
     __local T tile[PADDED_TILE];
-    __local T sums[WG];
+    __local T sums[SCAN_SLOTS];
     const uint lid = get_local_id(0);
     const uint g = get_group_id(0);
     const ulong begin = g * chunk;
@@ -86,7 +63,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
     T carry = IDENTITY;
     if (seed_mode == SEED_FOLD) {
         T acc = IDENTITY;
-#ifdef OP_USER
+#if !OP_COMMUTES
         /* A caller's operator need not commute: each work-item folds a
          * contiguous run of the partials, and an order-keeping scan joins them. */
         const uint per = (g + WG - 1) / WG;
@@ -113,7 +90,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
         barrier(CLK_LOCAL_MEM_FENCE);
         T total;
         const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
-        rescan_items(tile, COMBINE(carry, before), exclusive);
+        rescan_items(COMBINE(carry, before), exclusive, tile);
         barrier(CLK_LOCAL_MEM_FENCE);
         store_tile(dst, base, end, tile);
         carry = COMBINE(carry, total);
@@ -143,9 +120,8 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     __local uint ticket;
     __local scan_lookback_scratch walk;
     const uint lid = get_local_id(0);
-    const uint t = lookback_ticket(lookback, &ticket);
-    const ulong base = (ulong)t * TILE;
-    const ulong end = min(n, base + TILE);
+    ulong base, end;
+    const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
     src += src_offset;
     dst += dst_offset;
     seed += seed_offset;
@@ -160,13 +136,13 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     scan_run(src, dst, base, end, seed_carry(seed, seeded, t == 0, prefix), exclusive);
 #else
     __local T tile[PADDED_TILE];
-    __local T sums[WG];
+    __local T sums[SCAN_SLOTS];
     load_tile(src, base, end, tile, IDENTITY);
     barrier(CLK_LOCAL_MEM_FENCE);
     T total;
     const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
     const T carry = seed_carry(seed, seeded, t == 0, scan_lookback_prefix(lookback, t, total, stamp, &walk));
-    rescan_items(tile, COMBINE(carry, before), exclusive);
+    rescan_items(COMBINE(carry, before), exclusive, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);
 #endif

@@ -8,12 +8,15 @@
  *   segment_seeds    one work-item: the exclusive scan of those pairs;
  *   scan_by_key_chunks  each chunk scanned from its seed.
  * Reduce by key, run-length encoding and unique (src/algorithms/by_key.c) also take
- * segment_flags (which elements end or start a segment) and fill_ones.
+ * segment_flags (which elements end or start a segment) and fill_elements
+ * (block/fill.cl: ones, the values whose sums by key are run lengths).
  * -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
-#include "common.cl"
+#include "block/fill.cl"
+#include "block/reduce_scan.cl"
+#include "block/tile.cl"
 
 #ifndef COMBINE
-#error "scan_by_key.cl needs an operator: define OP_SUM, OP_MIN, OP_MAX or OP_USER"
+#error "scan_by_key.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
 #endif
 #ifndef KEY
 #error "scan_by_key.cl needs -DKEY=<NAME> (cl/types.h)"
@@ -41,6 +44,15 @@ seg seg_combine(const seg a, const seg b)
 #define SEG_COMBINE(a, b) seg_combine((a), (b))
 DEFINE_WG_EXCLUSIVE_SCAN(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
 
+/* A staged tile of values and heads, read and written as pairs; an exclusive
+ * scan writes EMPTY_RESULT at each segment's first element. */
+#define SEG_ITEM(j) make_seg(tile[j], heads[j])
+#define SEG_STORE(j, before, inclusive) \
+    (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
+DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, make_seg(IDENTITY, 0u), SEG_ITEM, __local const T *tile,
+                  __local const uint *heads)
+DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
+
 /* Element i starts a segment (keys already offset). */
 uint is_head(__global const KEY_T *keys, const ulong i)
 {
@@ -60,12 +72,7 @@ seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong 
         heads[PAD(j)] = base + j < end ? is_head(keys, base + j) : 0u;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    seg run = make_seg(IDENTITY, 0u);
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint j = PAD(lid * ITEMS + k);
-        run = seg_combine(run, make_seg(tile[j], heads[j]));
-    }
-    return run;
+    return fold_pairs(tile, heads);
 }
 
 /* Work-group g folds its chunk [g * chunk, ...) into the pair
@@ -85,7 +92,7 @@ void segment_chunks(__global const KEY_T *keys, ulong keys_offset, __global cons
 #else
     __local T tile[PADDED_TILE];
     __local uint heads[PADDED_TILE];
-    __local seg sums[WG];
+    __local seg sums[SCAN_SLOTS];
     for (ulong base = begin; base < end; base += TILE) {
         seg total;
         wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
@@ -142,20 +149,12 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
 #else
     __local T tile[PADDED_TILE];
     __local uint heads[PADDED_TILE];
-    __local seg sums[WG];
-    const uint lid = get_local_id(0);
+    __local seg sums[SCAN_SLOTS];
     seg carried = make_seg(carry, 0u);
     for (ulong base = begin; base < end; base += TILE) {
         seg total;
         const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
-        seg run = seg_combine(carried, before);
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = PAD(lid * ITEMS + k);
-            const seg mine = make_seg(tile[j], heads[j]);
-            const T prior = mine.head ? EMPTY_RESULT : run.value;
-            run = seg_combine(run, mine);
-            tile[j] = exclusive ? prior : run.value;
-        }
+        rescan_pairs(seg_combine(carried, before), exclusive, tile, heads);
         barrier(CLK_LOCAL_MEM_FENCE);
         store_tile(dst, base, end, tile);
         carried = seg_combine(carried, total);
@@ -174,13 +173,4 @@ void segment_flags(__global const KEY_T *keys, ulong keys_offset, ulong n, int t
     flags += flags_offset;
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
         flags[i] = tails ? i + 1 == n || keys[i + 1] != keys[i] : is_head(keys, i);
-}
-
-/* dst[i] = 1 for i < n: the values whose sums by key are run lengths. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void fill_ones(__global T *dst, ulong dst_offset, ulong n)
-{
-    dst += dst_offset;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
-        dst[i] = (T)1;
 }

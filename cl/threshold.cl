@@ -15,7 +15,7 @@
  *             strided walk would refetch every cache line WG times).
  * Each work-item divides p by the width once; after that it steps its (x, y)
  * by the division of the step, with one compare and no division per pixel. */
-#include "common.cl"
+#include "block/element.cl"
 
 /* The red-ratio test must give the same bits as a C loop: no fused multiply-add. */
 #pragma OPENCL FP_CONTRACT OFF

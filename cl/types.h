@@ -1,5 +1,6 @@
-/* The element types, written once for the host (src/internal.h) and the
- * kernels (cl/common.cl): plain preprocessor definitions both languages read.
+/* The element types and the operators, written once for the host
+ * (src/internal.h) and the kernels (cl/block/element.cl): plain preprocessor
+ * definitions both languages read.
  *
  * CLPRIM_TYPES(X) lists them by NAME (clprim_type CLPRIM_<NAME>; a kernel is
  * built for one with -DTYPE=<NAME>, a key type with -DKEY=<NAME>). For each,
@@ -87,5 +88,47 @@
 #define CLPRIM_UINT8_ORDER ORDER_UNSIGNED
 #define CLPRIM_UINT8_LOWEST 0
 #define CLPRIM_UINT8_HIGHEST 0xff
+
+/* CLPRIM_OPS(X) lists the built-in operators by NAME (clprim_op CLPRIM_<NAME>,
+ * in its order); USER is the caller's (clprim_operator). A kernel is built for
+ * one with -DOP=<NAME>. For each, CLPRIM_OP_FIELD(NAME, F) is, in OpenCL C
+ * over the element T (cl/block/element.cl):
+ *   IDENTITY  what combines with x to give x
+ *   COMBINE   a function of two values, the left operand first
+ *   EMPTY     what combining no element gives: the exclusive scan's first
+ *             element, and clprim_reduce's answer for n == 0
+ *   COMMUTES  1 when the order of the operands does not matter
+ * For floats, MIN and MAX are fmin and fmax, whose true identity is NaN:
+ * fmin(NaN, x) = x and fmin(NaN, NaN) = NaN, so a run of NaN alone stays NaN,
+ * as C folds it, while EMPTY stays the documented +-infinity. fmin and fmax
+ * select one of their operands, so MIN and MAX are exact in any order of
+ * combination; min() and max() are undefined on NaN and infinities. */
+#define CLPRIM_OPS(X) X(SUM) X(MIN) X(MAX)
+
+#define CLPRIM_OP_FIELD(NAME, F) CLPRIM_OP_FIELD_(NAME, F)
+#define CLPRIM_OP_FIELD_(NAME, F) CLPRIM_OP_##NAME##_##F
+
+#define CLPRIM_OP_SUM_IDENTITY ((T)0)
+#define CLPRIM_OP_SUM_COMBINE(a, b) AS_T((U)(a) + (U)(b))
+#define CLPRIM_OP_SUM_EMPTY ((T)0)
+#define CLPRIM_OP_SUM_COMMUTES 1
+
+#define CLPRIM_OP_MIN_IDENTITY IF_FLOAT((T)NAN, T_HIGHEST)
+#define CLPRIM_OP_MIN_COMBINE(a, b) IF_FLOAT(fmin, min)((a), (b))
+#define CLPRIM_OP_MIN_EMPTY T_HIGHEST
+#define CLPRIM_OP_MIN_COMMUTES 1
+
+#define CLPRIM_OP_MAX_IDENTITY IF_FLOAT((T)NAN, T_LOWEST)
+#define CLPRIM_OP_MAX_COMBINE(a, b) IF_FLOAT(fmax, max)((a), (b))
+#define CLPRIM_OP_MAX_EMPTY T_LOWEST
+#define CLPRIM_OP_MAX_COMMUTES 1
+
+/* The caller's operator: USER_COMBINE, its expression over a and b as the
+ * library parsed and wrote it out, and USER_IDENTITY, the bits of its
+ * identity, which is also what combining nothing gives. */
+#define CLPRIM_OP_USER_IDENTITY FROM_BITS(USER_IDENTITY)
+#define CLPRIM_OP_USER_COMBINE(a, b) user_combine((a), (b))
+#define CLPRIM_OP_USER_EMPTY FROM_BITS(USER_IDENTITY)
+#define CLPRIM_OP_USER_COMMUTES 0
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -638,7 +639,11 @@ int harness_run(Suite *s)
 
 void harness_copy_common_kernels(const char *dir)
 {
-    const char *files[] = {"common.cl", "constants.h", "types.h", "expression.cl", "lookback.cl"};
+    const char *files[] = {"constants.h",       "types.h",        "expression.cl",        "block/element.cl",
+                           "block/fill.cl",     "block/lookback.cl", "block/reduce_scan.cl", "block/tile.cl"};
+    char block[4300];
+    snprintf(block, sizeof block, "%s/block", dir);
+    ck_assert_int_eq(mkdir(block, 0700), 0);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[i]);

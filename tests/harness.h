@@ -57,8 +57,9 @@ void harness_rmtree(const char *path);
 
 /* The source tree's cl/ folder (where the library finds kernels uninstalled). */
 const char *harness_kernel_source_dir(void);
-/* Copies common.cl and the files it includes (constants.h, expression.cl) from
- * the source tree's kernels into dir: what a kernel file of a test's own needs. */
+/* Copies the block layer (block/) and the files it includes (constants.h,
+ * types.h, expression.cl) from the source tree's kernels into dir: what a
+ * kernel file of a test's own needs. */
 void harness_copy_common_kernels(const char *dir);
 /* Releases ctx and asserts that no OpenCL object it made (or that a test forgot)
  * outlived it: with one extra reference held across clprim_release, the

@@ -347,7 +347,7 @@ END_TEST
 /* Files of a kernel folder for one case: reduce.cl and what it includes. "@OUT@"
  * in a text becomes the folder just outside the kernel folder, which holds
  * outside.cl with a marker that must never reach a message. */
-typedef enum { EXTRA_NONE, EXTRA_DEEP_CHAIN, EXTRA_FIFO, EXTRA_HUGE } source_extra;
+typedef enum { EXTRA_NONE, EXTRA_DEEP_CHAIN, EXTRA_FIFO, EXTRA_HUGE, EXTRA_LINK_OUT } source_extra;
 
 static const struct {
     const char *what;
@@ -362,11 +362,15 @@ static const struct {
     {"mutual includes", "// two\n#include \"a.cl\"\n", "a.cl", "#include \"reduce.cl\"\n", EXTRA_NONE,
      CLPRIM_BUILD_FAILED, {"a.cl line 1", "cycle", "reduce.cl -> a.cl -> reduce.cl"}},
     {"a parent folder", "\n\n#include \"../outside.cl\"\n", NULL, NULL, EXTRA_NONE, CLPRIM_BUILD_FAILED,
-     {"reduce.cl line 3", "../outside.cl", "bare name"}},
+     {"reduce.cl line 3", "../outside.cl", "relative path"}},
+    {"a parent folder inside a path", "#include \"sub/../../outside.cl\"\n", NULL, NULL, EXTRA_NONE,
+     CLPRIM_BUILD_FAILED, {"reduce.cl line 1", "sub/../../outside.cl", "relative path"}},
     {"an absolute path", "#include \"@OUT@/outside.cl\"\n", NULL, NULL, EXTRA_NONE, CLPRIM_BUILD_FAILED,
-     {"reduce.cl line 1", "outside.cl", "bare name"}},
-    {"a subfolder", "#include \"sub/x.cl\"\n", NULL, NULL, EXTRA_NONE, CLPRIM_BUILD_FAILED,
-     {"reduce.cl line 1", "sub/x.cl", "bare name"}},
+     {"reduce.cl line 1", "outside.cl", "relative path"}},
+    {"a linked folder leading out", "#include \"out/outside.cl\"\n", NULL, NULL, EXTRA_LINK_OUT,
+     CLPRIM_BUILD_FAILED, {"reduce.cl line 1", "out/outside.cl", "outside the kernel folder"}},
+    {"a missing subfolder", "#include \"sub/x.cl\"\n", NULL, NULL, EXTRA_NONE, CLPRIM_KERNEL_NOT_FOUND,
+     {"sub/x.cl", "included by reduce.cl", NULL}},
     {"an angle include", "  #  include </etc/passwd>\n", NULL, NULL, EXTRA_NONE, CLPRIM_BUILD_FAILED,
      {"reduce.cl line 1", "only #include \"file\"", NULL}},
     {"a chain too deep", "#include \"d0.cl\"\n", NULL, NULL, EXTRA_DEEP_CHAIN, CLPRIM_BUILD_FAILED,
@@ -414,6 +418,10 @@ START_TEST(bad_kernel_source)
             write_kernel_file(dir, name, text, outside);
         }
         break;
+    case EXTRA_LINK_OUT: /* k/out -> the folder that holds k and outside.cl */
+        snprintf(path, sizeof path, "%s/out", dir);
+        ck_assert_int_eq(symlink(outside, path), 0);
+        break;
     case EXTRA_FIFO:
         snprintf(path, sizeof path, "%s/pipe.cl", dir);
         ck_assert_int_eq(mkfifo(path, 0600), 0);
@@ -449,16 +457,18 @@ START_TEST(bad_kernel_source)
 END_TEST
 
 /* Good includes still work: reduce.cl from a copy of the kernel folder, through
- * an extra include level, builds and reduces right. */
+ * an extra include level in a subfolder, builds and reduces right. */
 START_TEST(good_includes_still_expand)
 {
     char *dir = harness_tempdir("kernels-good");
     char from[4300], to[4300];
     harness_copy_common_kernels(dir);
     snprintf(from, sizeof from, "%s/reduce.cl", harness_kernel_source_dir());
-    snprintf(to, sizeof to, "%s/real_reduce.cl", dir);
+    snprintf(to, sizeof to, "%s/sub", dir);
+    ck_assert_int_eq(mkdir(to, 0700), 0);
+    snprintf(to, sizeof to, "%s/sub/real_reduce.cl", dir);
     harness_copy_file(from, to);
-    write_kernel_file(dir, "reduce.cl", "# include \"real_reduce.cl\" // the real one\n", dir);
+    write_kernel_file(dir, "reduce.cl", "# include \"sub/real_reduce.cl\" // the real one\n", dir);
     harness_env_set("CLPRIM_KERNEL_PATH", dir);
     harness_env_set("CLPRIM_CACHE_DIR", "");
     FOR_EACH_DEVICE(ctx)

@@ -402,7 +402,7 @@ START_TEST(kernel_path_missing_folder)
 }
 END_TEST
 
-/* A folder with common.cl (and its includes) and a scan.cl that does not compile. */
+/* A folder with the block layer (and its includes) and a scan.cl that does not compile. */
 START_TEST(kernel_build_failure)
 {
     const char *spec = harness_device_spec(0);
@@ -460,7 +460,7 @@ START_TEST(kernel_path_override)
     char to[4096];
     harness_copy_common_kernels(tmp);
     const char *fake =
-        "#include \"common.cl\"\n"
+        "#include \"block/element.cl\"\n"
         "__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
         "void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset,\n"
         "                 ulong n, ulong chunk, __global const T *seeds, ulong seeds_offset,\n"

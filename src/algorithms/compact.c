@@ -106,7 +106,7 @@ static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim
         s = clprim_pass_of(ctx, &program, one_sweep ? "compact_tiles" : "count_chunks",
                            one_sweep ? &out->sweep : &out->count);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, one_sweep ? "lookback_clear" : "scatter_chunks",
+        s = clprim_pass_of(ctx, &program, one_sweep ? "fill_words" : "scatter_chunks",
                            one_sweep ? &out->clear : &out->scatter);
     if (s == CLPRIM_SUCCESS && in_place)
         s = clprim_pass_of(ctx, &program, "copy_elements", &out->copy);

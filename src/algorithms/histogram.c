@@ -280,7 +280,7 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
     clprim_pass counting, zero;
     clprim_status s = clprim_pass_of(ctx, &program, global ? "histogram_global" : "histogram_local", &counting);
     if (s == CLPRIM_SUCCESS && !accumulate)
-        s = clprim_pass_of(ctx, &program, "histogram_zero", &zero);
+        s = clprim_pass_of(ctx, &program, "fill_words", &zero);
     /* The program's grid, but with private counts each work-group should see
      * at least as many elements as it has bins to clear and merge. Clearing
      * keeps the context's grid. */
@@ -303,8 +303,9 @@ clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_pa
     const cl_ulong a_counts_offset = counts_offset;
     if (!accumulate) {
         const cl_ulong count_bins = bins;
+        const cl_int zero_value = 0;
         s = CLPRIM_ENQUEUE(ctx, &zero, zero_groups, count ? NULL : event, CLPRIM_ARG(counts),
-                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins));
+                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins), CLPRIM_ARG(zero_value));
         if (s != CLPRIM_SUCCESS || !count)
             return s;
     }

@@ -64,7 +64,7 @@ clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t,
     clprim_pass counting, zero;
     s = clprim_pass_of(ctx, &program, global ? "histogram_range_global" : "histogram_range_local", &counting);
     if (s == CLPRIM_SUCCESS && !accumulate)
-        s = clprim_pass_of(ctx, &program, "histogram_range_zero", &zero);
+        s = clprim_pass_of(ctx, &program, "fill_words", &zero);
     /* With local counts, each work-group should see at least as many elements
      * as it has edges to copy and bins to merge. */
     clprim_tuning split_shape = program.shape;
@@ -86,8 +86,9 @@ clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t,
     const cl_ulong a_edges_offset = edges_offset;
     if (!accumulate) {
         const cl_ulong count_bins = bins;
+        const cl_int zero_value = 0;
         s = CLPRIM_ENQUEUE(ctx, &zero, zero_groups, n ? NULL : event, CLPRIM_ARG(counts),
-                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins));
+                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins), CLPRIM_ARG(zero_value));
         if (s != CLPRIM_SUCCESS || n == 0)
             return s;
     }

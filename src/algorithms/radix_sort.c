@@ -164,10 +164,11 @@ typedef struct {
 static void plan_clear(clprim_plan *plan, unsigned program, const sort_plan *p, size_t offset, size_t words)
 {
     const cl_ulong at = offset / 4, count = words;
+    const cl_int zero = 0;
     const size_t wanted = (words + p->tuning.work_group_size - 1) / p->tuning.work_group_size;
     const size_t groups = wanted < p->split.groups ? wanted : p->split.groups;
-    CLPRIM_PLAN_LAUNCH(plan, program, "radix_clear", groups ? groups : 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(at),
-                       CLPRIM_ARG(count));
+    CLPRIM_PLAN_LAUNCH(plan, program, "fill_words", groups ? groups : 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(at),
+                       CLPRIM_ARG(count), CLPRIM_ARG(zero));
 }
 
 /* Which bits a pass sorts on, and where its route word is. */

@@ -91,14 +91,15 @@ clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *
 clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                cl_mem dst, size_t dst_offset, size_t n)
 {
-    static const char *const names[] = {"fill_ones"};
+    static const char *const names[] = {"fill_elements"};
     const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
     clprim_pass pass;
     clprim_status s = passes_of(ctx, key, value, &sum, names, &pass, 1);
     const cl_ulong d_off = dst_offset, count = n;
+    const cl_int one = 1;
     if (s == CLPRIM_SUCCESS)
         s = CLPRIM_ENQUEUE(ctx, &pass, clprim_fill_groups(&ctx->tuning, n), NULL, CLPRIM_ARG(dst), CLPRIM_ARG(d_off),
-                           CLPRIM_ARG(count));
+                           CLPRIM_ARG(count), CLPRIM_ARG(one));
     return s;
 }
 

@@ -78,8 +78,9 @@ static void plan_box_sort(const clprim_context *ctx, const clprim_box_grid *grid
     /* Counts start at zero (boxes without particles stay so, and box_start[boxes]
      * is the zero that the exclusive scan turns into n). */
     const cl_ulong nstart = boxes + 1;
-    CLPRIM_PLAN_LAUNCH(plan, box_cl, "box_zero", zsplit.groups, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
-                       CLPRIM_ARG(nstart), CLPRIM_ARG(zsplit.chunk));
+    const cl_int zero = 0;
+    CLPRIM_PLAN_LAUNCH(plan, box_cl, "fill_words", zsplit.groups, CLPRIM_ARG(box_start), CLPRIM_ARG(start_off),
+                       CLPRIM_ARG(nstart), CLPRIM_ARG(zero));
     if (n > 0) {
         const cl_float4 origin = {{grid->origin[0], grid->origin[1], grid->origin[2], 0.0f}};
         const cl_float4 inv = {{1.0f / grid->box_size[0], 1.0f / grid->box_size[1], 1.0f / grid->box_size[2], 0.0f}};

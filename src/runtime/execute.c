@@ -17,7 +17,7 @@ static clprim_status enqueue_launch(clprim_context *ctx, const clprim_plan *plan
     clprim_status s = CLPRIM_SUCCESS;
     if (l->record_tiles) {
         clprim_pass clear;
-        s = clprim_pass_of(ctx, &plan->programs[l->program], "lookback_clear", &clear);
+        s = clprim_pass_of(ctx, &plan->programs[l->program], "fill_words", &clear);
         if (s == CLPRIM_SUCCESS)
             s = clprim_lookback_records(ctx, &clear, l->record_tiles, l->record_bytes, &records, &stamp);
         if (s != CLPRIM_SUCCESS)

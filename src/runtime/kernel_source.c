@@ -186,11 +186,13 @@ clprim_status clprim_find_kernel_dir(clprim_context *ctx, const char *file, char
 }
 
 /* ---- Expanding includes ----
- * A kernel file's `#include "x.cl"` lines are replaced by the text of x.cl from
- * the same folder. One self-contained text needs no -I path (which some drivers
- * mishandle when it has spaces), its hash covers every included file, and what
- * is read stays in the kernel's folder: an include names a sibling by bare name,
- * never a path, never a file already on the include chain. */
+ * A kernel file's `#include "x.cl"` lines are replaced by the text of x.cl, a
+ * path from the kernel folder ("block/scan.cl" from any file). One
+ * self-contained text needs no -I path (which some drivers mishandle when it
+ * has spaces), its hash covers every included file, and what is read stays in
+ * the kernel folder: an include names a relative path without "." or ".."
+ * parts whose folder, links resolved, lies inside the kernel folder, and never
+ * a file already on the include chain. */
 
 typedef struct {
     const char *dir;
@@ -200,7 +202,7 @@ typedef struct {
     size_t used, cap;
 } source_loader;
 
-/* The chain "scan.cl -> common.cl -> next" into buf (next may be NULL). */
+/* The chain "scan.cl -> block/lookback.cl -> next" into buf (next may be NULL). */
 static const char *include_chain(const source_loader *l, const char *next, char *buf, size_t size)
 {
     buf[0] = '\0';
@@ -270,6 +272,36 @@ static int parse_include(const char *line, size_t len, char *name, size_t size)
 
 static clprim_status load_file(clprim_context *ctx, source_loader *l, const char *file);
 
+/* Whether name is a relative path whose parts are neither empty, "." nor "..". */
+static int is_plain_path(const char *name)
+{
+    if (*name == '/')
+        return 0;
+    for (const char *part = name;; part++) {
+        const size_t len = strcspn(part, "/");
+        if (len == 0 || (part[0] == '.' && (len == 1 || (len == 2 && part[1] == '.'))))
+            return 0;
+        part += len;
+        if (!*part)
+            return 1;
+    }
+}
+
+/* Whether the folder holding dir/name, links resolved, lies inside dir (a
+ * linked subfolder may lead out). A folder that does not resolve passes: the
+ * read then fails as not found. */
+static int folder_stays_inside(const char *dir, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    char sub[8192], real_dir[PATH_MAX], real_sub[PATH_MAX];
+    if (!slash)
+        return 1;
+    snprintf(sub, sizeof sub, "%s/%.*s", dir, (int)(slash - name), name);
+    if (!realpath(sub, real_sub))
+        return 1;
+    return realpath(dir, real_dir) && (!strcmp(real_sub, real_dir) || is_inside(real_sub, real_dir));
+}
+
 /* The include of `name` at line line_no of path (kind from parse_include). */
 static clprim_status include_file(clprim_context *ctx, source_loader *l, const char *path, unsigned line_no,
                                   int kind, const char *name)
@@ -277,13 +309,17 @@ static clprim_status include_file(clprim_context *ctx, source_loader *l, const c
     char chain[2048], directive[512];
     if (kind < 0)
         return clprim_fail(ctx, CLPRIM_BUILD_FAILED,
-                           "%s line %u: only #include \"file\" is allowed, naming a file of the same folder", path,
-                           line_no);
-    if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+                           "%s line %u: only #include \"file\" is allowed, naming a file of the kernel folder",
+                           path, line_no);
+    if (!is_plain_path(name))
         return clprim_fail(ctx, CLPRIM_BUILD_FAILED,
-                           "%s line %u: #include \"%s\" refused: a kernel file includes files of its own folder "
-                           "by bare name",
+                           "%s line %u: #include \"%s\" refused: a kernel file includes files of the kernel folder "
+                           "by their relative path in it, without \".\" or \"..\" parts",
                            path, line_no, name);
+    if (!folder_stays_inside(l->dir, name))
+        return clprim_fail(ctx, CLPRIM_BUILD_FAILED,
+                           "%s line %u: #include \"%s\" refused: its folder lies outside the kernel folder %s", path,
+                           line_no, name, l->dir);
     for (size_t i = 0; i < l->depth; i++)
         if (!strcmp(l->files[i], name))
             return clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s line %u: #include \"%s\" is a cycle: %s", path, line_no,

@@ -1,4 +1,4 @@
-/* The one-sweep form of scan and compaction (cl/lookback.cl): where it serves
+/* The one-sweep form of scan and compaction (cl/block/lookback.cl): where it serves
  * a call, and the context's records of the tiles of one launch. */
 #include "internal.h"
 
@@ -35,9 +35,10 @@ clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *cl
     /* A stamp is 30 bits and 0 is what a cleared word holds: a new buffer, and
      * one whose stamps ran out, are cleared and start again at 1. */
     if (*records != before || ctx->lookback_stamp + 1 >= (1u << 30)) {
-        const cl_ulong all = ctx->lookback_bytes / sizeof(cl_ulong);
+        const cl_ulong start = 0, all = ctx->lookback_bytes / sizeof(cl_uint);
+        const cl_int zero = 0;
         s = CLPRIM_ENQUEUE(ctx, clear, clprim_fill_groups(&ctx->tuning, all), NULL, CLPRIM_ARG(*records),
-                           CLPRIM_ARG(all));
+                           CLPRIM_ARG(start), CLPRIM_ARG(all), CLPRIM_ARG(zero));
         if (s != CLPRIM_SUCCESS) {
             /* Its words are unknown now: the next call starts from a new one. */
             clReleaseMemObject(ctx->lookback);

@@ -1,6 +1,6 @@
-/* Operators as the kernels take them: a built-in one (-DOP_SUM, ...) or the
- * caller's expression over a and b with its identity (-DOP_USER, see
- * cl/common.cl). Scan and reduce build their programs from this alone. */
+/* Operators as the kernels take them: a built-in one (-DOP=SUM, ...) or the
+ * caller's expression over a and b with its identity (-DOP=USER; cl/types.h
+ * lists both). Scan and reduce build their programs from this alone. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -51,7 +51,7 @@ void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const 
 {
     clprim_program_begin(ctx, p, purpose, file, shape, type, c->builtin);
     if (c->builtin < 0)
-        clprim_options_add(&p->options, "-DOP_USER -DUSER_IDENTITY=0x%llxul -DUSER_COMBINE=%s",
+        clprim_options_add(&p->options, "-DOP=USER -DUSER_IDENTITY=0x%llxul -DUSER_COMBINE=%s",
                            (unsigned long long)c->identity, c->expression);
 }
 

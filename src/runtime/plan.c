@@ -55,18 +55,21 @@ void clprim_options_free(clprim_options *o)
 void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const char *purpose, const char *file,
                           const clprim_tuning *shape, const clprim_type_info *type, int op)
 {
-    static const char *const op_defines[] = {[CLPRIM_SUM] = "OP_SUM", [CLPRIM_MIN] = "OP_MIN",
-                                             [CLPRIM_MAX] = "OP_MAX"};
+#define OP_NAME(NAME) [CLPRIM_##NAME] = #NAME,
+    static const char *const op_names[] = {CLPRIM_OPS(OP_NAME)}; /* cl/types.h */
+#undef OP_NAME
+    _Static_assert(sizeof op_names / sizeof op_names[0] == CLPRIM_MAX + 1,
+                   "cl/types.h's CLPRIM_OPS must list every clprim_op");
     *p = (clprim_program){.purpose = purpose, .file = file, .shape = *shape};
     if (type)
         clprim_options_add(&p->options, "-DTYPE=%s", type->name);
     if (op >= 0)
-        clprim_options_add(&p->options, "-D%s", op_defines[op]);
+        clprim_options_add(&p->options, "-DOP=%s", op_names[op]);
     clprim_options_add(&p->options, "-DWG=%zu -DITEMS=%zu", shape->work_group_size, shape->items_per_thread);
     if (ctx->device_type & CL_DEVICE_TYPE_CPU)
         clprim_options_add(&p->options, "-DDEVICE_CPU");
     if (clprim_plain_status_words(ctx))
-        clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS"); /* cl/lookback.cl */
+        clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS"); /* cl/block/lookback.cl */
 }
 
 void clprim_program_end(clprim_program *p)

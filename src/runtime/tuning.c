@@ -16,7 +16,7 @@ typedef struct {
     size_t items_per_thread;
     size_t groups_per_cu;
     clprim_form form;         /* the radix sort's form */
-    int plain_status_words;   /* one-sweep status words by volatile loads and stores (cl/lookback.cl) */
+    int plain_status_words;   /* one-sweep status words by volatile loads and stores (cl/block/lookback.cl) */
 } tuning_entry;
 
 static const tuning_entry table[] = {
@@ -82,12 +82,13 @@ static int is_power_of_two(size_t x)
     return x && !(x & (x - 1));
 }
 
-/* Local memory the scan kernel needs: a padded tile (PADDED_TILE in cl/common.cl)
- * and one value per work-item, at the widest element size. */
+/* Local memory the scan kernel needs: a padded tile (PADDED_TILE in
+ * cl/block/element.cl) and the block scan's two values per work-item
+ * (SCAN_SLOTS in cl/block/reduce_scan.cl), at the widest element size. */
 cl_ulong clprim_local_bytes_needed(const clprim_tuning *t)
 {
     cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
-    return (tile + tile / 32 + t->work_group_size) * 8u;
+    return (tile + tile / 32 + 2 * t->work_group_size) * 8u;
 }
 
 /* The table entry of the context's device class. */

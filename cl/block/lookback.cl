@@ -9,8 +9,10 @@
  * inclusive prefix, and publishes its own. The wait ends on devices that run
  * every started work-group to completion (the tuning table names them); the
  * host uses separate passes everywhere else. */
-#ifndef CLPRIM_LOOKBACK_CL
-#define CLPRIM_LOOKBACK_CL
+#ifndef CLPRIM_BLOCK_LOOKBACK_CL
+#define CLPRIM_BLOCK_LOOKBACK_CL
+
+#include "block/fill.cl" /* fill_words clears the records */
 
 /* How status words are written and read across work-groups. Atomics are what
  * OpenCL 1.2 promises; STATUS_PLAIN_WORDS (set by the tuning table for NVIDIA
@@ -38,13 +40,13 @@
 #define LOOKBACK 8
 
 /* ---- Records of one value per tile (scan and compaction) ----
- * The host keeps one buffer per context: word 0 holds the tile counter (its
- * low 32 bits), word 1 is unused, then from word 2 (16-byte aligned) each
- * tile's record of one 64-bit word per 32 bits of the value. Each word
- * carries a header in its high half, the launch's stamp (30 bits) and a
- * flag, so that records of earlier launches read as "nothing yet" and the
- * buffer is never cleared between launches; a value of 64 bits spans two
- * words, read as one value only when both headers agree. */
+ * The host keeps one buffer per context (fill_words clears a new one): word 0
+ * holds the tile counter (its low 32 bits), word 1 is unused, then from word
+ * 2 (16-byte aligned) each tile's record of one 64-bit word per 32 bits of
+ * the value. Each word carries a header in its high half, the launch's stamp
+ * (30 bits) and a flag, so that records of earlier launches read as "nothing
+ * yet" and the buffer is never cleared between launches; a value of 64 bits
+ * spans two words, read as one value only when both headers agree. */
 
 /* A record of `words` (1 or 2) words at p into word[]: with plain words, a
  * two-word record in one 16-byte load (one round trip, not two). */
@@ -69,13 +71,13 @@
 #define FLAG_AGGREGATE 1u /* the tile's own value */
 #define FLAG_INCLUSIVE 2u /* the combination of this and every earlier tile */
 
-/* This work-group's tile number. The work-group that takes the last one sets
- * the counter back to zero for the next launch (every other has taken its
- * own by then). slot: one local word. */
-uint lookback_ticket(__global ulong *lookback, __local uint *slot)
+/* This work-group's tile number from the counter (a records buffer's word 0,
+ * or the radix sort's own). The work-group that takes the last one sets the
+ * counter back to zero for the next launch (every other has taken its own by
+ * then). slot: one local word. */
+uint lookback_ticket(__global uint *counter, __local uint *slot)
 {
     if (get_local_id(0) == 0) {
-        volatile __global uint *counter = (volatile __global uint *)lookback;
         const uint t = atomic_inc(counter);
         if (t == get_num_groups(0) - 1)
             atomic_xchg(counter, 0u);
@@ -85,11 +87,14 @@ uint lookback_ticket(__global ulong *lookback, __local uint *slot)
     return *slot;
 }
 
-/* A new records buffer, or one whose stamps ran out: every word zero. */
-__kernel void lookback_clear(__global ulong *lookback, ulong words)
+/* The tile of n elements this work-group takes, [*base, *end), numbered by
+ * the records buffer's counter; returns its number. */
+uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, ulong *base, ulong *end)
 {
-    for (ulong i = get_global_id(0); i < words; i += get_global_size(0))
-        lookback[i] = 0;
+    const uint t = lookback_ticket((__global uint *)lookback, slot);
+    *base = (ulong)t * TILE;
+    *end = min(n, *base + TILE);
+    return t;
 }
 
 #ifdef STATUS_STORE64
@@ -185,4 +190,4 @@ __kernel void lookback_clear(__global ulong *lookback, ulong words)
     }
 #endif
 
-#endif /* CLPRIM_LOOKBACK_CL */
+#endif /* CLPRIM_BLOCK_LOOKBACK_CL */

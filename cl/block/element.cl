@@ -1,0 +1,68 @@
+/* What every kernel file shares: the element type and operator that -D options
+ * select (cl/types.h), and the tile shape with defaults, so that each file
+ * compiles alone. Includes here and in every kernel file name their file from
+ * the kernel folder: "block/tile.cl". */
+#ifndef CLPRIM_BLOCK_ELEMENT_CL
+#define CLPRIM_BLOCK_ELEMENT_CL
+
+#include "constants.h"
+#include "types.h"
+
+#define CLPRIM_CAT(a, b) CLPRIM_CAT_(a, b)
+#define CLPRIM_CAT_(a, b) a##b
+
+#ifndef WG
+#define WG 64 /* work-items per work-group: a power of two */
+#endif
+#ifndef ITEMS
+#define ITEMS 4 /* consecutive elements per work-item per tile */
+#endif
+#define TILE (WG * ITEMS)
+
+/* One spare slot every 32 elements keeps a work-item's run of ITEMS consecutive
+ * local elements in distinct banks when a tile is read row by row. */
+#define PAD(i) ((i) + (i) / 32)
+#define PADDED_TILE (TILE + TILE / 32)
+
+/* The element, when -DTYPE=<NAME> (cl/types.h) names one: T; U, the type its
+ * sums wrap in (its bits' unsigned type; floats add as themselves); AS_T, U's
+ * bits back to T; FROM_BITS, an element from its bits in an integer (the host
+ * passes them); T_LOWEST and T_HIGHEST; T_IS_FLOAT, defined for a floating
+ * element, and IF_FLOAT(f, i), f for one, else i. Without TYPE a file has no
+ * element. */
+#ifdef TYPE
+#define T CLPRIM_FIELD(TYPE, SCALAR)
+#define T_LOWEST ((T)CLPRIM_FIELD(TYPE, LOWEST))
+#define T_HIGHEST ((T)CLPRIM_FIELD(TYPE, HIGHEST))
+#define AS_T(x) CLPRIM_CAT(as_, T)((U)(x))
+#define FROM_BITS(x) CLPRIM_CAT(as_, T)((CLPRIM_FIELD(TYPE, BITS))(x))
+#if CLPRIM_FIELD(TYPE, ORDER) == ORDER_FLOAT
+#define T_IS_FLOAT
+#define IF_FLOAT(f, i) f
+#define U T
+#if CLPRIM_FIELD(TYPE, BYTES) == 8
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#else
+#define IF_FLOAT(f, i) i
+#define U CLPRIM_FIELD(TYPE, BITS)
+#endif
+#endif
+
+/* The operator, when -DOP=<NAME> (cl/types.h) names one: IDENTITY, COMBINE,
+ * EMPTY_RESULT and OP_COMMUTES, its fields. */
+#ifdef OP
+#ifdef USER_COMBINE
+#include "expression.cl"
+T user_combine(const T a, const T b)
+{
+    return (T)(USER_COMBINE);
+}
+#endif
+#define IDENTITY CLPRIM_OP_FIELD(OP, IDENTITY)
+#define COMBINE(a, b) CLPRIM_OP_FIELD(OP, COMBINE)(a, b)
+#define EMPTY_RESULT CLPRIM_OP_FIELD(OP, EMPTY)
+#define OP_COMMUTES CLPRIM_OP_FIELD(OP, COMMUTES)
+#endif
+
+#endif /* CLPRIM_BLOCK_ELEMENT_CL */

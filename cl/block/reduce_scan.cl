@@ -1,0 +1,103 @@
+/* Work-group reduce and exclusive scan, written once for any value type V,
+ * operator COMB (a macro of two values, the left operand first) and identity
+ * ID, so that kernels instantiate them for the element T, for counts and for
+ * pairs alike; and the two steps around a scan of a staged tile, each
+ * work-item's fold of its ITEMS consecutive elements and their rescan. Every
+ * exchange through local memory is separated by a barrier: nothing assumes
+ * lock-step warps or wavefronts. */
+#ifndef CLPRIM_BLOCK_REDUCE_SCAN_CL
+#define CLPRIM_BLOCK_REDUCE_SCAN_CL
+
+#include "block/element.cl"
+
+/* NAME(x, buf): the combination of every work-item's x, returned to all of
+ * them. buf: WG slots, free again on return. */
+#define DEFINE_WG_REDUCE(NAME, V, COMB, ID)                          \
+    V NAME(V x, __local V *buf)                                      \
+    {                                                                \
+        const uint lid = get_local_id(0);                            \
+        buf[lid] = x;                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                \
+        for (uint width = WG / 2; width > 0; width >>= 1) {          \
+            if (lid < width)                                         \
+                buf[lid] = COMB(buf[lid], buf[lid + width]);         \
+            barrier(CLK_LOCAL_MEM_FENCE);                            \
+        }                                                            \
+        const V result = buf[0];                                     \
+        barrier(CLK_LOCAL_MEM_FENCE); /* buf may be reused at once */ \
+        return result;                                               \
+    }
+
+/* Slots of the scan's buffer: two halves, so that each step reads one and
+ * writes the other, and needs one barrier, not two. */
+#define SCAN_SLOTS (2 * WG)
+
+/* NAME(x, buf, &total): exclusive scan of one value per work-item in work-item
+ * order (Hillis-Steele); the group's total goes to *total. buf: SCAN_SLOTS
+ * slots. Its first barrier also orders every local read made before the call;
+ * buf is free again after the caller's next barrier. */
+#define DEFINE_WG_EXCLUSIVE_SCAN(NAME, V, COMB, ID)                                  \
+    V NAME(V x, __local V *buf, V *total)                                            \
+    {                                                                                \
+        const uint lid = get_local_id(0);                                            \
+        __local V *from = buf, *to = buf + WG;                                       \
+        from[lid] = x;                                                               \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                \
+        for (uint offset = 1; offset < WG; offset <<= 1) {                           \
+            to[lid] = lid >= offset ? COMB(from[lid - offset], from[lid]) : from[lid]; \
+            barrier(CLK_LOCAL_MEM_FENCE);                                            \
+            __local V *swap = from;                                                  \
+            from = to;                                                               \
+            to = swap;                                                               \
+        }                                                                            \
+        *total = from[WG - 1];                                                       \
+        return lid > 0 ? from[lid - 1] : (ID);                                       \
+    }
+
+#define ADD(a, b) ((a) + (b))
+
+/* Counts: where each work-item's kept elements or keys go. */
+DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
+
+/* A staged tile (block/tile.cl) is scanned in three steps: each work-item
+ * folds its ITEMS consecutive elements in registers (NAME(locals), defined by
+ * DEFINE_FOLD_ITEMS), one work-group scan combines the work-items' folds, and
+ * each work-item rescans its run from its prefix (NAME(run, exclusive,
+ * locals), by DEFINE_RESCAN_ITEMS). ITEM(j) is element j of the staged tile
+ * as a V, read from the locals, the functions' last parameters; STORE(j,
+ * before, inclusive) writes element j back, given the combination of the
+ * elements before it and through it (`exclusive` is in scope). */
+#define DEFINE_FOLD_ITEMS(NAME, V, COMB, ID, ITEM, ...)    \
+    V NAME(__VA_ARGS__)                                   \
+    {                                                     \
+        const uint lid = get_local_id(0);                 \
+        V run = (ID);                                     \
+        for (uint k = 0; k < ITEMS; k++)                  \
+            run = COMB(run, ITEM(PAD(lid * ITEMS + k)));  \
+        return run;                                       \
+    }
+
+#define DEFINE_RESCAN_ITEMS(NAME, V, COMB, ITEM, STORE, ...)      \
+    void NAME(V run, const int exclusive, __VA_ARGS__)           \
+    {                                                            \
+        const uint lid = get_local_id(0);                        \
+        for (uint k = 0; k < ITEMS; k++) {                       \
+            const uint j = PAD(lid * ITEMS + k);                 \
+            const V inclusive = COMB(run, ITEM(j));              \
+            STORE(j, run, inclusive);                            \
+            run = inclusive;                                     \
+        }                                                        \
+    }
+
+#ifdef COMBINE
+DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
+DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
+
+/* The element's tile: fold_items(tile) and rescan_items(run, exclusive, tile). */
+#define TILE_ITEM(j) tile[j]
+#define TILE_STORE(j, before, inclusive) (tile[j] = exclusive ? (before) : (inclusive))
+DEFINE_FOLD_ITEMS(fold_items, T, COMBINE, IDENTITY, TILE_ITEM, __local const T *tile)
+DEFINE_RESCAN_ITEMS(rescan_items, T, COMBINE, TILE_ITEM, TILE_STORE, __local T *tile)
+#endif
+
+#endif /* CLPRIM_BLOCK_REDUCE_SCAN_CL */
