@@ -380,6 +380,9 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 #define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
 #define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
 #define CLPRIM_STAMP_ARG ((clprim_arg){sizeof(cl_uint), NULL, CLPRIM_ROLE_STAMP})
+/* A buffer argument where NULL stands for the scratch (steps that work on data
+ * another step of the plan left there). */
+#define CLPRIM_BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
 
 enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 24, CLPRIM_PLAN_READS = 2 };
 
@@ -428,12 +431,13 @@ clprim_launch *clprim_plan_launch(clprim_plan *plan, unsigned program, const cha
 #define CLPRIM_PLAN_LAUNCH(plan, program, kernel, groups, ...)                                           \
     clprim_plan_launch((plan), (program), (kernel), (groups), (const clprim_arg[]){__VA_ARGS__},         \
                        sizeof((const clprim_arg[]){__VA_ARGS__}) / sizeof(clprim_arg))
-/* A blocking read of `bytes` from `buffer` (NULL: the scratch) at byte `offset` into host. */
+/* A read of `bytes` from `buffer` (NULL: the scratch) at byte `offset` into
+ * host, after the last launch; the call returns once every read is done. */
 void clprim_plan_read(clprim_plan *plan, cl_mem buffer, size_t offset, size_t bytes, void *host);
 void clprim_plan_end(clprim_plan *plan);
 
 /* Runs the plan after the (checked) wait list; *event, when event is not NULL,
- * completes with the call. Ends the plan. */
+ * completes with the call (a blocking plan with no launch too). Ends the plan. */
 clprim_status clprim_execute(clprim_context *ctx, clprim_plan *plan, cl_uint num_events_in_wait_list,
                              const cl_event *event_wait_list, cl_event *event);
 

@@ -83,9 +83,6 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
     return layout.bytes;
 }
 
-/* A buffer argument of a plan: NULL stands for the scratch. */
-#define BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
-
 void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
                       const clprim_combine *c, int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src,
                       cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n)
@@ -105,9 +102,9 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
         /* One sweep: a tile a work-group, and the records they exchange. */
         clprim_combine_program(ctx, &program, plan->purpose, "scan.cl", &sweep_shape, type, c);
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "scan_tiles", tiles,
-                                              BUFFER_ARG(src), CLPRIM_ARG(src_offset), BUFFER_ARG(dst),
+                                              CLPRIM_BUFFER_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_BUFFER_ARG(dst),
                                               CLPRIM_ARG(dst_offset), CLPRIM_ARG(count), CLPRIM_RECORDS_ARG,
-                                              CLPRIM_STAMP_ARG, CLPRIM_ARG(excl), BUFFER_ARG(seed),
+                                              CLPRIM_STAMP_ARG, CLPRIM_ARG(excl), CLPRIM_BUFFER_ARG(seed),
                                               CLPRIM_ARG(seed_offset), CLPRIM_ARG(seeded));
         if (l) {
             l->record_tiles = tiles;
@@ -130,7 +127,7 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
     for (size_t l = 0; l < levels.levels && levels.level[l].seed_mode != SEED_NONE; l++) {
         const cl_mem in = l ? NULL : src;
         const cl_ulong in_offset = l ? levels.level[l - 1].partials : src_offset;
-        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", levels.level[l].split.groups, BUFFER_ARG(in),
+        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", levels.level[l].split.groups, CLPRIM_BUFFER_ARG(in),
                            CLPRIM_ARG(in_offset), CLPRIM_ARG(levels.level[l].count),
                            CLPRIM_ARG(levels.level[l].split.chunk), CLPRIM_SCRATCH_ARG,
                            CLPRIM_ARG(levels.level[l].partials));
@@ -141,11 +138,11 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
         const cl_ulong out_offset = l ? in_offset : dst_offset;
         const cl_int level_excl = l ? 1 : excl, level_seeded = l ? 0 : seeded;
         const cl_mem seeds = levels.level[l].seed_mode != SEED_NONE ? NULL : src; /* unread without seeds */
-        CLPRIM_PLAN_LAUNCH(plan, scan_cl, "scan_chunks", levels.level[l].split.groups, BUFFER_ARG(in),
-                           CLPRIM_ARG(in_offset), BUFFER_ARG(out), CLPRIM_ARG(out_offset),
+        CLPRIM_PLAN_LAUNCH(plan, scan_cl, "scan_chunks", levels.level[l].split.groups, CLPRIM_BUFFER_ARG(in),
+                           CLPRIM_ARG(in_offset), CLPRIM_BUFFER_ARG(out), CLPRIM_ARG(out_offset),
                            CLPRIM_ARG(levels.level[l].count), CLPRIM_ARG(levels.level[l].split.chunk),
-                           BUFFER_ARG(seeds), CLPRIM_ARG(levels.level[l].partials),
-                           CLPRIM_ARG(levels.level[l].seed_mode), CLPRIM_ARG(level_excl), BUFFER_ARG(seed),
+                           CLPRIM_BUFFER_ARG(seeds), CLPRIM_ARG(levels.level[l].partials),
+                           CLPRIM_ARG(levels.level[l].seed_mode), CLPRIM_ARG(level_excl), CLPRIM_BUFFER_ARG(seed),
                            CLPRIM_ARG(seed_offset), CLPRIM_ARG(level_seeded));
     }
 }
