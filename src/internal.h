@@ -717,12 +717,11 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
                                        size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
                                        const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event);
-/* The same without argument checks (the wait list's included), after
- * clprim_histogram_prepare. */
-clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
-                                  size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
-                                  int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
-                                  const cl_event *event_wait_list, cl_event *event);
+/* Appends that histogram to a plan, after clprim_histogram_prepare; how may
+ * be NULL. */
+void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const clprim_histogram_params *p, cl_mem src,
+                           size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
+                           int accumulate, const clprim_histogram_plan *how);
 
 /* ---- Histograms over the caller's edges (histogram_range.c) ---- */
 
