@@ -60,8 +60,6 @@ struct clprim_context {
 
     cl_mem scratch; /* reused between calls; grows, never shrinks */
     size_t scratch_bytes;
-    cl_mem outer_scratch; /* the same for calls made of other calls: their own data, while those use scratch */
-    size_t outer_scratch_bytes;
     cl_mem lookback; /* the one-sweep form's tile records (lookback.c); only its kernels write there */
     size_t lookback_bytes;
     cl_uint lookback_stamp; /* of the last launch that used them */
@@ -380,7 +378,8 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 #define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
 #define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
 #define CLPRIM_STAMP_ARG ((clprim_arg){sizeof(cl_uint), NULL, CLPRIM_ROLE_STAMP})
-/* A buffer argument where NULL stands for the scratch (mem must be an lvalue). */
+/* A buffer argument where NULL stands for the scratch (steps that work on data
+ * another step of the plan left there); mem must be an lvalue. */
 #define CLPRIM_BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
 
 /* CLPRIM_LAUNCH_ARGS: the most a kernel takes (radix_one_sweep). */
@@ -431,12 +430,13 @@ clprim_launch *clprim_plan_launch(clprim_plan *plan, unsigned program, const cha
 #define CLPRIM_PLAN_LAUNCH(plan, program, kernel, groups, ...)                                           \
     clprim_plan_launch((plan), (program), (kernel), (groups), (const clprim_arg[]){__VA_ARGS__},         \
                        sizeof((const clprim_arg[]){__VA_ARGS__}) / sizeof(clprim_arg))
-/* A blocking read of `bytes` from `buffer` (NULL: the scratch) at byte `offset` into host. */
+/* A read of `bytes` from `buffer` (NULL: the scratch) at byte `offset` into
+ * host, after the last launch; the call returns once every read is done. */
 void clprim_plan_read(clprim_plan *plan, cl_mem buffer, size_t offset, size_t bytes, void *host);
 void clprim_plan_end(clprim_plan *plan);
 
 /* Runs the plan after the (checked) wait list; *event, when event is not NULL,
- * completes with the call. Ends the plan. */
+ * completes with the call (a blocking plan with no launch too). Ends the plan. */
 clprim_status clprim_execute(clprim_context *ctx, clprim_plan *plan, cl_uint num_events_in_wait_list,
                              const cl_event *event_wait_list, cl_event *event);
 
@@ -501,9 +501,6 @@ clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
 /* *space, of *space_bytes, grown to at least `bytes` (by half again): what
  * scratch and the look-back records use. */
 clprim_status clprim_grow(clprim_context *ctx, cl_mem *space, size_t *space_bytes, size_t bytes, cl_mem *buf);
-/* The same for calls made of other calls (reduce by key): what they keep
- * across the inner calls, which use clprim_scratch. */
-clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf);
 
 /* ---- The multi-work-group split (scan.c): shared by scan, reduce, compaction ---- */
 
@@ -554,25 +551,24 @@ void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_in
 /* The program of scan by key for its key and value types and operator (scan_by_key.c). */
 void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                                 const clprim_combine *c, clprim_program *p);
-/* Builds (or loads) that program: before anything is enqueued, so that an
- * operator that does not compile fails with the caller's buffers untouched. */
-clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
-                                         const clprim_type_info *value, const clprim_combine *c);
 /* Keys: int32, uint32, int64, uint64; the message names the function. */
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
                                     const clprim_type_info **key);
-/* Scan by key without argument checks (the wait list's included); uses scratch. */
-clprim_status clprim_scan_by_key_device(clprim_context *ctx, const clprim_type_info *key,
-                                        const clprim_type_info *value, const clprim_combine *c, int exclusive,
-                                        cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
-                                        cl_mem dst, size_t dst_offset, size_t n, cl_event *event);
-/* flags[flags_offset + i] (cl_uchar) = 1 where key i ends its segment (tails)
- * or starts it, else 0. */
-clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *key, cl_mem keys, size_t keys_offset,
-                                   size_t n, int tails, cl_mem flags, size_t flags_offset);
-/* dst[dst_offset .. + n) = 1 in the value type (key: which program holds the kernel). */
-clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
-                               cl_mem dst, size_t dst_offset, size_t n);
+/* Appends a scan by key of n > 0 elements to the plan, its pairs in the
+ * plan's scratch; a NULL values or dst stands for the scratch. */
+void clprim_plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                             const clprim_type_info *value, const clprim_combine *c, int exclusive, cl_mem keys,
+                             size_t keys_offset, cl_mem values, size_t values_offset, cl_mem dst, size_t dst_offset,
+                             size_t n);
+/* Appends flags[flags_offset + i] (cl_uchar) = 1 where key i ends its segment
+ * (tails) or starts it, else 0; a NULL flags stands for the scratch. */
+void clprim_plan_segment_flags(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                               cl_mem keys, size_t keys_offset, size_t n, int tails, cl_mem flags,
+                               size_t flags_offset);
+/* Appends dst[dst_offset .. + n) = 1 in the value type (key: which program
+ * holds the kernel); a NULL dst stands for the scratch. */
+void clprim_plan_fill_ones(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                           const clprim_type_info *value, cl_mem dst, size_t dst_offset, size_t n);
 
 /* ---- The one-sweep form of scan and compaction (lookback.c) ---- */
 
@@ -662,12 +658,14 @@ typedef struct {
     size_t kept_offset;
     int partition; /* the rejected elements follow the kept ones in dst, in order */
 } clprim_compaction;
-/* Enqueues it after the (checked) wait list: what clprim_compact and
- * clprim_partition do after their checks, and what the calls built on
- * compaction use. */
-clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compaction *c,
-                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                        cl_event *event);
+/* Appends it to the plan: what clprim_compact and clprim_partition run after
+ * their checks, and what the calls built on compaction append. A NULL src or
+ * keep->flags stands for the scratch. With c->kept the plan reads the kept
+ * count back into *total (0 when nothing is compacted), which the caller
+ * hands on after clprim_execute. Fails only when an expression does not
+ * parse (the message recorded), the plan then still to be ended. */
+clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, const clprim_compaction *c,
+                                     cl_ulong *total);
 
 /* The tuning with the grid compaction and histograms use (more groups on GPUs). */
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
@@ -720,12 +718,11 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
                                        size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
                                        const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event);
-/* The same without argument checks (the wait list's included), after
- * clprim_histogram_prepare. */
-clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
-                                  size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
-                                  int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
-                                  const cl_event *event_wait_list, cl_event *event);
+/* Appends that histogram to a plan, after clprim_histogram_prepare; how may
+ * be NULL. */
+void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const clprim_histogram_params *p, cl_mem src,
+                           size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
+                           int accumulate, const clprim_histogram_plan *how);
 
 /* ---- Histograms over the caller's edges (histogram_range.c) ---- */
 

@@ -1,10 +1,9 @@
-/* Reduce by key, run-length encoding and unique, composed of the other
- * primitives' device entries: a scan by key of the values (ones for run
- * lengths) into the outer scratch, the flags of the segments' last (or first)
- * elements, then compactions of the keys and of the scanned values by those
- * flags. The
- * compactions write the outputs and the count, so a call that fails before
- * them leaves the caller's buffers untouched. */
+/* Reduce by key, run-length encoding and unique: one plan that appends the
+ * other primitives' steps, their data sharing its scratch: a scan by key of
+ * the values (ones for run lengths), the flags of the segments' last (or
+ * first) elements, then compactions of the keys and of the scanned values by
+ * those flags. The compactions write the outputs and the count, so a call that
+ * fails before them leaves the caller's buffers untouched. */
 #include "internal.h"
 
 /* What one call asks for. values NULL: run lengths (ones summed); value NULL
@@ -54,68 +53,75 @@ static clprim_status check_buffers(clprim_context *ctx, const by_key_call *b)
     return s;
 }
 
-static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint num_events_in_wait_list,
-                            const cl_event *event_wait_list, cl_event *event)
+/* The plan of a checked call; with b->runs it reads the count back into *total. */
+static clprim_status plan_by_key(clprim_context *ctx, const by_key_call *b, clprim_plan *plan, cl_ulong *total)
 {
-    clprim_status s = check_buffers(ctx, b);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_wait_list(ctx, b->function, num_events_in_wait_list, event_wait_list);
     const int unique = b->value == NULL;
-    if (s == CLPRIM_SUCCESS && !unique) /* an operator that does not compile fails here */
-        s = clprim_scan_by_key_prepare(ctx, b->key, b->value, b->combine);
-    if (s != CLPRIM_SUCCESS)
-        return s;
+    if (!unique) { /* an operator that does not compile fails, also at n == 0 */
+        clprim_program program;
+        clprim_scan_by_key_program(ctx, b->key, b->value, b->combine, &program);
+        clprim_plan_program(plan, &program);
+    }
     /* n == 0: a compaction of nothing reports the count 0 where the caller
-     * asked for it, after the wait list, as the other cases' last one does.
-     * Its predicate reads no flags; any buffer serves. */
+     * asked for it, as the other cases' last one does. Its predicate reads no
+     * flags; any buffer serves. */
     const clprim_predicate of_nothing = {.keep = CLPRIM_KEEP_FLAGGED, .flags = b->keys};
     const clprim_compaction nothing = {.t = b->key_type, .type = b->key, .keep = &of_nothing, .src = b->keys,
                                        .src_offset = b->keys_offset, .dst = b->keys_out,
                                        .dst_offset = b->keys_out_offset, .kept = b->runs,
                                        .kept_buffer = b->runs_buffer, .kept_offset = b->runs_offset};
     if (b->n == 0)
-        return clprim_compaction_enqueue(ctx, &nothing, num_events_in_wait_list, event_wait_list, event);
+        return clprim_plan_compaction(ctx, plan, &nothing, total);
 
-    /* Plan: in the outer scratch, the ones (run lengths), the scanned values,
-     * and a flag a key. */
+    /* In scratch: the ones (run lengths), the scanned values, and a flag a
+     * key; then the parts the steps lay out for themselves. Values (or ones)
+     * scanned by key, the flags, the compactions. */
     const size_t es = unique ? 1 : b->value->size;
-    clprim_layout layout = {0, 0};
-    const size_t ones_at = b->values || unique ? 0 : clprim_layout_part(&layout, b->n * es);
-    const size_t scanned_at = unique ? 0 : clprim_layout_part(&layout, b->n * es);
-    const size_t flags_at = clprim_layout_part(&layout, b->n);
-    cl_mem outer;
-    if (layout.overflow)
-        return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "%s: the scratch for %zu elements overflows size_t", b->function,
-                           b->n);
-    s = clprim_outer_scratch(ctx, layout.bytes, &outer);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-
-    /* Enqueue: values (or ones) scanned by key, the flags, the compactions. */
-    cl_mem values = b->values ? b->values : outer;
+    const size_t ones_at = b->values || unique ? 0 : clprim_layout_part(&plan->scratch, b->n * es);
+    const size_t scanned_at = unique ? 0 : clprim_layout_part(&plan->scratch, b->n * es);
+    const size_t flags_at = clprim_layout_part(&plan->scratch, b->n);
     const size_t values_offset = b->values ? b->values_offset : ones_at / es;
-    if (s == CLPRIM_SUCCESS && !b->values && !unique)
-        s = clprim_fill_ones(ctx, b->key, b->value, outer, ones_at / es, b->n);
-    if (s == CLPRIM_SUCCESS && !unique)
-        s = clprim_scan_by_key_device(ctx, b->key, b->value, b->combine, 0, b->keys, b->keys_offset, values,
-                                      values_offset, outer, scanned_at / es, b->n, NULL);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_segment_flags(ctx, b->key, b->keys, b->keys_offset, b->n, !unique, outer, flags_at);
-    const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = outer, .flags_offset = flags_at};
+    if (!b->values && !unique)
+        clprim_plan_fill_ones(ctx, plan, b->key, b->value, NULL, ones_at / es, b->n);
+    if (!unique)
+        clprim_plan_scan_by_key(ctx, plan, b->key, b->value, b->combine, 0, b->keys, b->keys_offset, b->values,
+                                values_offset, NULL, scanned_at / es, b->n);
+    clprim_plan_segment_flags(ctx, plan, b->key, b->keys, b->keys_offset, b->n, !unique, NULL, flags_at);
+    const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = NULL, .flags_offset = flags_at};
     const clprim_compaction keys_kept = {.t = b->key_type, .type = b->key, .keep = &flagged, .src = b->keys,
                                          .src_offset = b->keys_offset, .dst = b->keys_out,
                                          .dst_offset = b->keys_out_offset, .n = b->n,
                                          .kept = unique ? b->runs : NULL,
                                          .kept_buffer = unique ? b->runs_buffer : NULL,
                                          .kept_offset = b->runs_offset};
-    const clprim_compaction values_kept = {.t = b->value_type, .type = b->value, .keep = &flagged, .src = outer,
+    const clprim_compaction values_kept = {.t = b->value_type, .type = b->value, .keep = &flagged, .src = NULL,
                                            .src_offset = scanned_at / es, .dst = b->values_out,
                                            .dst_offset = b->values_out_offset, .n = b->n, .kept = b->runs,
                                            .kept_buffer = b->runs_buffer, .kept_offset = b->runs_offset};
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_compaction_enqueue(ctx, &keys_kept, 0, NULL, unique ? event : NULL);
+    clprim_status s = clprim_plan_compaction(ctx, plan, &keys_kept, total);
     if (s == CLPRIM_SUCCESS && !unique)
-        s = clprim_compaction_enqueue(ctx, &values_kept, 0, NULL, event);
+        s = clprim_plan_compaction(ctx, plan, &values_kept, total);
+    return s;
+}
+
+static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list, cl_event *event)
+{
+    clprim_status s = check_buffers(ctx, b);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, b->function, num_events_in_wait_list, event_wait_list);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    clprim_plan plan;
+    cl_ulong total;
+    clprim_plan_begin(&plan, b->function);
+    s = plan_by_key(ctx, b, &plan, &total);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+    else
+        clprim_plan_end(&plan);
+    if (s == CLPRIM_SUCCESS && b->runs)
+        *b->runs = (size_t)total;
     return s;
 }
 

@@ -1,8 +1,8 @@
 /* Stream compaction in the tuning's form (cl/compact.cl): one-sweep, one
  * launch whose tiles learn the kept counts before them by look-back; or the
  * scan's three-pass skeleton over kept counts: pass 1 counts per work-group,
- * clprim_scan_device scans the counts in scratch, pass 3 scatters in input
- * order. A partition is the multi-pass form whose pass 3 also writes the
+ * a scan appended to the plan scans the counts in scratch, pass 3 scatters in
+ * input order. A partition is the multi-pass form whose pass 3 also writes the
  * rejected elements, in order, after the total kept count. */
 #include "internal.h"
 
@@ -78,53 +78,25 @@ static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate
     return CLPRIM_SUCCESS;
 }
 
-/* The passes of one call, at the shape of their program. */
-typedef struct {
-    clprim_tuning shape;
-    clprim_pass count, scatter; /* multi-pass */
-    clprim_pass sweep, clear;   /* one-sweep */
-    clprim_pass copy;           /* in place only */
-} compact_passes;
-
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
 {
     const clprim_tuning grid = clprim_compact_grid(ctx);
     return one_sweep ? clprim_one_sweep_shape(ctx, &grid) : grid;
 }
 
-/* The program is the one-sweep form's wherever that form is available, even
- * for the calls that run its multi-pass kernels (a partition, n == 0, more
- * tiles than 32 bits count): one program per predicate on every device. A
- * build failure of an expression says which expression. */
-static clprim_status get_passes(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                const clprim_predicate *keep, int in_place, int one_sweep, compact_passes *out)
+/* A build failure of an expression says which expression. */
+static void expression_failed(clprim_context *ctx, const clprim_compaction *c)
 {
-    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
-    clprim_program program;
-    clprim_status s = clprim_compact_program(ctx, t, type, keep, &shape, &program);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, one_sweep ? "compact_tiles" : "count_chunks",
-                           one_sweep ? &out->sweep : &out->count);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_pass_of(ctx, &program, one_sweep ? "fill_words" : "scatter_chunks",
-                           one_sweep ? &out->clear : &out->scatter);
-    if (s == CLPRIM_SUCCESS && in_place)
-        s = clprim_pass_of(ctx, &program, "copy_elements", &out->copy);
-    out->shape = program.shape;
-    clprim_program_end(&program);
-    if (s == CLPRIM_BUILD_FAILED && keep->keep == CLPRIM_KEEP_EXPRESSION) {
-        char *log = strdup(clprim_last_error(ctx));
-        cl_int err = clprim_last_cl_error(ctx);
-        clprim_fail(ctx, s, "the keep expression \"%s\" (x: %s) did not compile: ", keep->expression,
-                    type->label);
-        clprim_append_error(ctx, log ? log : "(out of host memory for the build log)");
-        ctx->cl_error = err;
-        free(log);
-    }
-    return s;
+    char *log = strdup(clprim_last_error(ctx));
+    cl_int err = clprim_last_cl_error(ctx);
+    clprim_fail(ctx, CLPRIM_BUILD_FAILED, "the keep expression \"%s\" (x: %s) did not compile: ", c->keep->expression,
+                c->type->label);
+    clprim_append_error(ctx, log ? log : "(out of host memory for the build log)");
+    ctx->cl_error = err;
+    free(log);
 }
 
-/* clprim_compact and clprim_partition: every check, then the device entry. */
+/* clprim_compact and clprim_partition: every check, then the plan. */
 static clprim_status compaction_call(clprim_context *ctx, const char *fn, clprim_compaction c,
                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                      cl_event *event)
@@ -152,8 +124,21 @@ static clprim_status compaction_call(clprim_context *ctx, const char *fn, clprim
         s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "keep->flags", &flag_bytes, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    clprim_plan plan;
+    cl_ulong total;
+    clprim_plan_begin(&plan, "compaction");
+    s = clprim_plan_compaction(ctx, &plan, &c, &total);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_compaction_enqueue(ctx, &c, num_events_in_wait_list, event_wait_list, event);
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+    else
+        clprim_plan_end(&plan);
+    /* The other programs are the library's own: a build failure is the expression's. */
+    if (s == CLPRIM_BUILD_FAILED && c.keep->keep == CLPRIM_KEEP_EXPRESSION)
+        expression_failed(ctx, &c);
+    if (s == CLPRIM_SUCCESS && c.kept)
+        *c.kept = (size_t)total;
     return s;
 }
 
@@ -175,141 +160,99 @@ clprim_status clprim_partition(clprim_context *ctx, clprim_type t, const clprim_
     return compaction_call(ctx, "clprim_partition", c, num_events_in_wait_list, event_wait_list, event);
 }
 
-clprim_status clprim_compaction_enqueue(clprim_context *ctx, const clprim_compaction *c,
-                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                        cl_event *event)
+clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, const clprim_compaction *c,
+                                     cl_ulong *total)
 {
-    const clprim_type t = c->t;
-    const clprim_type_info *type = c->type;
     const clprim_predicate *keep = c->keep;
-    cl_mem src = c->src, dst = c->dst, kept_buffer = c->kept_buffer;
-    const size_t src_offset = c->src_offset, dst_offset = c->dst_offset, n = c->n, kept_offset = c->kept_offset;
-    size_t *kept = c->kept;
-    const size_t es = type->size;
+    const size_t es = c->type->size, n = c->n;
+    *total = 0;
+    plan->blocking |= c->kept != NULL;
 
-    /* Build (or fetch) the passes before anything is enqueued: a predicate that
-     * does not compile leaves every buffer untouched. */
-    const int in_place = src == dst && src_offset == dst_offset && n > 0;
-    const clprim_tuning sweep_shape = clprim_compact_shape(ctx, 1);
-    /* A partition places the rejected elements after the total kept count,
-     * which only the multi-pass form knows before it writes. */
-    const size_t tiles =
-        clprim_one_sweep_available(ctx) && !c->partition ? clprim_one_sweep_tiles(&sweep_shape, n) : 0;
-    compact_passes passes;
-    clprim_status s = get_passes(ctx, t, type, keep, in_place, n > 0 && tiles > 0, &passes);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    if (n == 0) {
-        /* A count for the host blocks, here until the wait list completes. */
-        if (!kept_buffer) {
-            s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-            if (s == CLPRIM_SUCCESS && kept)
-                s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
-            if (s == CLPRIM_SUCCESS && kept)
-                *kept = 0;
-            return s;
-        }
-        /* One work-group over nothing writes the count 0 (a kernel rather than
-         * clEnqueueFillBuffer, whose bytes oclgrind does not see as initialised). */
-        const cl_ulong zero = 0, at = kept_offset, src_at0 = src_offset;
-        const cl_int none = SEED_NONE, write = 1, partition = 0;
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &passes.scatter, 1, event, CLPRIM_ARG(src), CLPRIM_ARG(src_at0), CLPRIM_ARG(src),
-                               CLPRIM_ARG(zero), CLPRIM_BYTES(es, &zero), CLPRIM_ARG(dst), CLPRIM_ARG(zero), CLPRIM_ARG(zero),
-                               CLPRIM_ARG(zero), CLPRIM_ARG(kept_buffer), CLPRIM_ARG(zero), CLPRIM_ARG(none),
-                               CLPRIM_ARG(kept_buffer), CLPRIM_ARG(at), CLPRIM_ARG(write), CLPRIM_ARG(partition));
-        if (s == CLPRIM_SUCCESS && kept)
-            s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
-        if (s == CLPRIM_SUCCESS && kept)
-            *kept = 0;
+    /* The program is the one-sweep form's wherever that form is available,
+     * even for the calls that run its multi-pass kernels (a partition, n == 0,
+     * more tiles than 32 bits count): one program per predicate on every
+     * device. It is built also when there is nothing to compact, so that an
+     * expression that does not compile fails at n == 0 too. */
+    const int available = clprim_one_sweep_available(ctx);
+    const clprim_tuning shape = clprim_compact_shape(ctx, available);
+    clprim_program program;
+    const clprim_status s = clprim_compact_program(ctx, c->t, c->type, keep, &shape, &program);
+    if (s != CLPRIM_SUCCESS) {
+        clprim_program_end(&program);
         return s;
     }
+    const unsigned compact_cl = clprim_plan_program(plan, &program);
+    if (n == 0 && !c->kept_buffer) /* no count to write */
+        return CLPRIM_SUCCESS;
 
-    /* Plan: one-sweep, a tile a work-group and the records they exchange; or
-     * the split of n over the grid, where each group's first output position
+    /* One-sweep, a tile a work-group and the records they exchange; or the
+     * split of n over the grid, where each group's first output position
      * comes from (as in the scan: none for one group; each group folds the
-     * counts before it while they fit a tile; else their scan). Scratch:
-     * counts | the counts' scan (multi-pass) | the total | the input copy (in
-     * place). The counts' scan and the copy run at the context's tuning. */
-    const int one_sweep = tiles > 0;
-    const clprim_split split = clprim_split_range(&passes.shape, n);
-    /* A partition's one group counts first too: its total places the rejected. */
-    const int groups_mode = clprim_seed_mode(&passes.shape, &split);
-    const cl_int seed_mode = c->partition && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
+     * counts before it while they fit a tile; else their scan, appended to the
+     * plan). A partition places the rejected elements after the total kept
+     * count, which only the multi-pass form knows before it writes; its one
+     * group counts first too, when there is anything to place. Scratch: counts
+     * (multi-pass) | the total | the input copy (in place) | the counts' scan. */
+    const size_t tiles = available && !c->partition ? clprim_one_sweep_tiles(&shape, n) : 0;
+    const int one_sweep = tiles > 0, in_place = c->src == c->dst && c->src_offset == c->dst_offset && n > 0;
+    const clprim_split split = clprim_split_range(&shape, n);
+    const int groups_mode = clprim_seed_mode(&shape, &split);
+    const cl_int seed_mode = c->partition && n > 0 && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
     const cl_int partition = c->partition != 0;
-    clprim_layout layout = {0, 0};
     const cl_ulong counts_offset =
-        clprim_layout_part(&layout, one_sweep ? 0 : split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
-    const size_t scan_at = clprim_layout_part(
-        &layout, one_sweep ? 0 : clprim_scan_scratch_bytes(&ctx->tuning, split.groups, sizeof(cl_ulong)));
-    const size_t total_at = clprim_layout_part(&layout, sizeof(cl_ulong));
-    const size_t copy_at = in_place ? clprim_layout_part(&layout, n * es) : 0;
-    const size_t copy_groups = clprim_fill_groups(&ctx->tuning, n);
+        clprim_layout_part(&plan->scratch, one_sweep ? 0 : split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+    const size_t total_at = clprim_layout_part(&plan->scratch, sizeof(cl_ulong));
+    const size_t copy_at = in_place ? clprim_layout_part(&plan->scratch, n * es) : 0;
 
-    cl_mem scratch, records = NULL;
-    cl_uint stamp = 0;
-    s = clprim_layout_scratch(ctx, "compaction", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS && one_sweep)
-        s = clprim_lookback_records(ctx, &passes.clear, tiles, sizeof(cl_ulong), &records, &stamp);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    /* Enqueue: the input copy (in place); the one sweep, or the counts and
-     * their scan (many groups) then the scatter; and the kept count read back
-     * when asked for. */
-    cl_mem in = in_place ? scratch : src;
-    const cl_ulong in_offset = in_place ? copy_at / es : src_offset;
+    /* The input copy (in place, at the context's tuning's grid); the one
+     * sweep, or the counts and their scan (many groups) then the scatter; and
+     * the kept count read back when asked for. */
+    const cl_mem in = in_place ? NULL : c->src;
+    const cl_ulong in_offset = in_place ? copy_at / es : c->src_offset;
     const cl_ulong count = n;
     if (in_place) {
-        const cl_ulong from = src_offset;
-        s = CLPRIM_ENQUEUE(ctx, &passes.copy, copy_groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(from),
-                           CLPRIM_ARG(scratch), CLPRIM_ARG(in_offset), CLPRIM_ARG(count));
-        if (s != CLPRIM_SUCCESS)
-            return s;
+        const cl_ulong from = c->src_offset;
+        CLPRIM_PLAN_LAUNCH(plan, compact_cl, "copy_elements", clprim_fill_groups(&ctx->tuning, n), CLPRIM_ARG(c->src),
+                           CLPRIM_ARG(from), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(in_offset), CLPRIM_ARG(count));
     }
-
-    cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : in; /* unread unless FLAGGED */
+    const cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : in; /* unread unless FLAGGED */
     const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
     cl_ulong value = 0; /* the widest element; the kernels take es bytes of it */
     if (keep->keep <= CLPRIM_KEEP_NE)
         memcpy(&value, keep->value, es);
-    const cl_int write_count = kept || kept_buffer;
-    cl_mem count_out = kept_buffer ? kept_buffer : scratch;
-    const cl_ulong count_offset = kept_buffer ? kept_offset : total_at / sizeof(cl_ulong);
-    const cl_ulong out_offset = dst_offset;
+    const cl_int write_count = c->kept || c->kept_buffer;
+    const cl_ulong count_offset = c->kept_buffer ? c->kept_offset : total_at / sizeof(cl_ulong);
+    const cl_ulong out_offset = c->dst_offset;
     if (one_sweep) {
-        s = CLPRIM_ENQUEUE(ctx, &passes.sweep, tiles, kept ? NULL : event, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                           CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(dst),
-                           CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(records), CLPRIM_ARG(stamp),
-                           CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+        clprim_launch *l = CLPRIM_PLAN_LAUNCH(
+            plan, compact_cl, "compact_tiles", tiles, CLPRIM_BUFFER_ARG(in), CLPRIM_ARG(in_offset),
+            CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(c->dst),
+            CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG,
+            CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
+        if (l) {
+            l->record_tiles = tiles;
+            l->record_bytes = sizeof(cl_ulong);
+        }
     } else {
         if (seed_mode != SEED_NONE)
-            s = CLPRIM_ENQUEUE(ctx, &passes.count, split.groups, NULL, CLPRIM_ARG(in), CLPRIM_ARG(in_offset),
-                               CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(count),
-                               CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset));
-        if (s == CLPRIM_SUCCESS && seed_mode == SEED_SCANNED)
-            s = clprim_scan_device(ctx, clprim_type_info_of(CLPRIM_UINT64), CLPRIM_SUM, 0, scratch, counts_offset,
-                                   scratch, counts_offset, split.groups, scratch, scan_at, NULL);
-        if (s == CLPRIM_SUCCESS)
-            s = CLPRIM_ENQUEUE(ctx, &passes.scatter, split.groups, kept ? NULL : event, CLPRIM_ARG(in),
-                               CLPRIM_ARG(in_offset), CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value),
-                               CLPRIM_ARG(dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                               CLPRIM_ARG(scratch), CLPRIM_ARG(counts_offset), CLPRIM_ARG(seed_mode),
-                               CLPRIM_ARG(count_out), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count),
-                               CLPRIM_ARG(partition));
+            CLPRIM_PLAN_LAUNCH(plan, compact_cl, "count_chunks", split.groups, CLPRIM_BUFFER_ARG(in),
+                               CLPRIM_ARG(in_offset), CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset),
+                               CLPRIM_BYTES(es, &value), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts_offset));
+        if (seed_mode == SEED_SCANNED) {
+            const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+            clprim_plan_scan(ctx, plan, clprim_type_info_of(CLPRIM_UINT64), &sum, 0, NULL, 0, NULL, counts_offset,
+                             NULL, counts_offset, split.groups);
+        }
+        CLPRIM_PLAN_LAUNCH(plan, compact_cl, "scatter_chunks", split.groups, CLPRIM_BUFFER_ARG(in),
+                           CLPRIM_ARG(in_offset), CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset),
+                           CLPRIM_BYTES(es, &value), CLPRIM_ARG(c->dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count),
+                           CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts_offset),
+                           CLPRIM_ARG(seed_mode), CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset),
+                           CLPRIM_ARG(write_count), CLPRIM_ARG(partition));
     }
-    if (s != CLPRIM_SUCCESS || !kept)
-        return s;
-    cl_ulong total = 0;
-    const cl_int err = clEnqueueReadBuffer(ctx->queue, count_out, CL_TRUE, count_offset * sizeof total, sizeof total,
-                                           &total, 0, NULL, event);
-    if (err != CL_SUCCESS)
-        return clprim_fail_cl(ctx, err, "compaction: reading the kept count back");
-    *kept = (size_t)total;
+    if (c->kept)
+        clprim_plan_read(plan, c->kept_buffer, count_offset * sizeof *total, sizeof *total, total);
     return CLPRIM_SUCCESS;
 }
 

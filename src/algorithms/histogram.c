@@ -256,81 +256,71 @@ void clprim_histogram_program(const clprim_context *ctx, const clprim_type_info 
     clprim_program_begin(ctx, p, "histogram", CLPRIM_HISTOGRAM_FILE, &grid, type, -1);
 }
 
-clprim_status clprim_histogram_ex(clprim_context *ctx, const clprim_histogram_params *p, cl_mem src,
-                                  size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
-                                  int accumulate, const clprim_histogram_plan *plan, cl_uint num_events_in_wait_list,
-                                  const cl_event *event_wait_list, cl_event *event)
+void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const clprim_histogram_params *p, cl_mem src,
+                           size_t src_offset, size_t stride, size_t n, cl_mem counts, size_t counts_offset,
+                           int accumulate, const clprim_histogram_plan *how)
 {
     const size_t bins = p->bins;
     const int count = n > 0 && !p->empty;
     if (!count && accumulate)
-        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+        return;
 
-    /* Plan: private counts in local memory, a window of local_bins a pass,
-     * or one global atomic per element when that takes more than max_passes. */
-    size_t local_bins = plan && plan->local_bins ? plan->local_bins : clprim_histogram_local_bins(ctx);
+    /* Private counts in local memory, a window of local_bins a pass, or one
+     * global atomic per element when that takes more than max_passes. */
+    size_t local_bins = how && how->local_bins ? how->local_bins : clprim_histogram_local_bins(ctx);
     if (local_bins > bins)
         local_bins = bins;
-    const size_t max_passes = plan && plan->max_passes ? plan->max_passes : DEFAULT_MAX_PASSES;
+    const size_t max_passes = how && how->max_passes ? how->max_passes : DEFAULT_MAX_PASSES;
     const size_t passes = local_bins ? bins / local_bins + (bins % local_bins != 0) : 0;
     const int global = passes == 0 || passes > max_passes;
 
     clprim_program program;
     clprim_histogram_program(ctx, p->type, &program);
-    clprim_pass counting, zero;
-    clprim_status s = clprim_pass_of(ctx, &program, global ? "histogram_global" : "histogram_local", &counting);
-    if (s == CLPRIM_SUCCESS && !accumulate)
-        s = clprim_pass_of(ctx, &program, "fill_words", &zero);
     /* The program's grid, but with private counts each work-group should see
      * at least as many elements as it has bins to clear and merge. Clearing
      * keeps the context's grid. */
     clprim_tuning split_shape = program.shape;
-    clprim_program_end(&program);
+    const unsigned histogram_cl = clprim_plan_program(plan, &program);
     if (!global) {
         const size_t want = n / (local_bins > 1 ? local_bins : 1);
         if (want < split_shape.groups)
             split_shape.groups = want > 1 ? want : 1;
     }
     const clprim_split split = clprim_split_range(&split_shape, n);
-    const size_t zero_groups = clprim_fill_groups(&ctx->tuning, bins);
 
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    /* Enqueue: the clearing (overwrite mode), then the counting passes. */
+    /* The clearing (overwrite mode), then the counting passes. */
     const cl_ulong a_counts_offset = counts_offset;
     if (!accumulate) {
         const cl_ulong count_bins = bins;
-        const cl_int zero_value = 0;
-        s = CLPRIM_ENQUEUE(ctx, &zero, zero_groups, count ? NULL : event, CLPRIM_ARG(counts),
-                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins), CLPRIM_ARG(zero_value));
-        if (s != CLPRIM_SUCCESS || !count)
-            return s;
+        const cl_int zero = 0;
+        CLPRIM_PLAN_LAUNCH(plan, histogram_cl, "fill_words", clprim_fill_groups(&ctx->tuning, bins),
+                           CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins), CLPRIM_ARG(zero));
     }
+    if (!count)
+        return;
     const cl_ulong a_src_offset = src_offset, a_stride = stride, a_n = n;
     const cl_ulong lo_bits = p->lo_bits, range = p->range;
     const cl_uint a_bins = (cl_uint)bins;
     const cl_int divide = p->divide;
     const size_t es = p->type->size;
-    if (global)
-        return CLPRIM_ENQUEUE(ctx, &counting, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(a_src_offset),
-                              CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_BYTES(es, p->lo),
-                              CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale), CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
-                              CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset));
+    if (global) {
+        CLPRIM_PLAN_LAUNCH(plan, histogram_cl, "histogram_global", split.groups, CLPRIM_ARG(src),
+                           CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk),
+                           CLPRIM_BYTES(es, p->lo), CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale),
+                           CLPRIM_ARG(lo_bits), CLPRIM_ARG(range), CLPRIM_ARG(a_bins), CLPRIM_ARG(divide),
+                           CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset));
+        return;
+    }
     for (size_t pass = 0; pass < passes; pass++) {
         const cl_uint first = (cl_uint)(pass * local_bins);
         const cl_uint window = (cl_uint)(bins - first < local_bins ? bins - first : local_bins);
-        s = CLPRIM_ENQUEUE(ctx, &counting, split.groups, pass + 1 == passes ? event : NULL, CLPRIM_ARG(src),
+        CLPRIM_PLAN_LAUNCH(plan, histogram_cl, "histogram_local", split.groups, CLPRIM_ARG(src),
                            CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_stride), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk),
-                           CLPRIM_BYTES(es, p->lo), CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale), CLPRIM_ARG(lo_bits), CLPRIM_ARG(range),
-                           CLPRIM_ARG(a_bins), CLPRIM_ARG(divide), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
-                           CLPRIM_ARG(first), CLPRIM_ARG(window), CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)));
-        if (s != CLPRIM_SUCCESS)
-            return s;
+                           CLPRIM_BYTES(es, p->lo), CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale),
+                           CLPRIM_ARG(lo_bits), CLPRIM_ARG(range), CLPRIM_ARG(a_bins), CLPRIM_ARG(divide),
+                           CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first), CLPRIM_ARG(window),
+                           CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)));
     }
-    return CLPRIM_SUCCESS;
 }
 
 clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function, clprim_type t, cl_mem src,
@@ -369,8 +359,10 @@ clprim_status clprim_histogram_checked(clprim_context *ctx, const char *function
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    return clprim_histogram_ex(ctx, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan,
-                               num_events_in_wait_list, event_wait_list, event);
+    clprim_plan histogram;
+    clprim_plan_begin(&histogram, "histogram");
+    clprim_plan_histogram(ctx, &histogram, &p, src, src_offset, stride, n, counts, counts_offset, accumulate, plan);
+    return clprim_execute(ctx, &histogram, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, size_t n,

@@ -22,6 +22,56 @@ static int fits_local(cl_ulong local_bytes, const clprim_type_info *type, size_t
     return ((cl_ulong)bins + 1) <= (local_bytes - LOCAL_RESERVE) / (type->size + sizeof(cl_uint));
 }
 
+/* The plan of a checked call: edges and counts in local memory when both
+ * fit, else the edges from global memory and one global atomic per counted
+ * element; before them the clearing (overwrite mode). */
+static void plan_histogram_range(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
+                                 cl_mem src, size_t src_offset, size_t n, cl_mem edges, size_t edges_offset,
+                                 size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
+                                 const clprim_histogram_range_plan *how)
+{
+    if (n == 0 && accumulate)
+        return;
+    const cl_ulong local_bytes = how && how->local_bytes ? how->local_bytes : ctx->local_mem_size;
+    const int global = !fits_local(local_bytes, type, bins);
+    clprim_program program;
+    clprim_histogram_range_program(ctx, type, &program);
+    /* With local counts, each work-group should see at least as many elements
+     * as it has edges to copy and bins to merge. */
+    clprim_tuning split_shape = program.shape;
+    const size_t zero_groups = clprim_fill_groups(&program.shape, bins);
+    const unsigned range_cl = clprim_plan_program(plan, &program);
+    if (!global) {
+        const size_t want = n / bins;
+        if (want < split_shape.groups)
+            split_shape.groups = want > 1 ? want : 1;
+    }
+    const clprim_split split = clprim_split_range(&split_shape, n);
+
+    const cl_ulong a_counts_offset = counts_offset, a_src_offset = src_offset, a_n = n;
+    const cl_ulong a_edges_offset = edges_offset;
+    if (!accumulate) {
+        const cl_ulong count_bins = bins;
+        const cl_int zero = 0;
+        CLPRIM_PLAN_LAUNCH(plan, range_cl, "fill_words", zero_groups, CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
+                           CLPRIM_ARG(count_bins), CLPRIM_ARG(zero));
+    }
+    if (n == 0)
+        return;
+    const cl_uint a_bins = (cl_uint)bins;
+    if (global)
+        CLPRIM_PLAN_LAUNCH(plan, range_cl, "histogram_range_global", split.groups, CLPRIM_ARG(src),
+                           CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_ARG(edges),
+                           CLPRIM_ARG(a_edges_offset), CLPRIM_ARG(a_bins), CLPRIM_ARG(counts),
+                           CLPRIM_ARG(a_counts_offset));
+    else
+        CLPRIM_PLAN_LAUNCH(plan, range_cl, "histogram_range_local", split.groups, CLPRIM_ARG(src),
+                           CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_ARG(edges),
+                           CLPRIM_ARG(a_edges_offset), CLPRIM_ARG(a_bins), CLPRIM_ARG(counts),
+                           CLPRIM_ARG(a_counts_offset), CLPRIM_LOCAL((bins + 1) * type->size),
+                           CLPRIM_LOCAL((bins + 1) * sizeof(cl_uint)));
+}
+
 clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
                                              size_t n, cl_mem edges, size_t edges_offset, size_t bins,
                                              cl_mem counts, size_t counts_offset, int accumulate,
@@ -52,56 +102,11 @@ clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t,
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-    if (n == 0 && accumulate)
-        return clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-
-    /* Plan: edges and counts in local memory when both fit, else the edges
-     * from global memory and one global atomic per counted element. */
-    const cl_ulong local_bytes = plan && plan->local_bytes ? plan->local_bytes : ctx->local_mem_size;
-    const int global = !fits_local(local_bytes, type, bins);
-    clprim_program program;
-    clprim_histogram_range_program(ctx, type, &program);
-    clprim_pass counting, zero;
-    s = clprim_pass_of(ctx, &program, global ? "histogram_range_global" : "histogram_range_local", &counting);
-    if (s == CLPRIM_SUCCESS && !accumulate)
-        s = clprim_pass_of(ctx, &program, "fill_words", &zero);
-    /* With local counts, each work-group should see at least as many elements
-     * as it has edges to copy and bins to merge. */
-    clprim_tuning split_shape = program.shape;
-    const size_t zero_groups = clprim_fill_groups(&program.shape, bins);
-    clprim_program_end(&program);
-    if (!global) {
-        const size_t want = n / bins;
-        if (want < split_shape.groups)
-            split_shape.groups = want > 1 ? want : 1;
-    }
-    const clprim_split split = clprim_split_range(&split_shape, n);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s != CLPRIM_SUCCESS)
-        return s;
-
-    /* Enqueue: the clearing (overwrite mode), then the counting. */
-    const cl_ulong a_counts_offset = counts_offset, a_src_offset = src_offset, a_n = n;
-    const cl_ulong a_edges_offset = edges_offset;
-    if (!accumulate) {
-        const cl_ulong count_bins = bins;
-        const cl_int zero_value = 0;
-        s = CLPRIM_ENQUEUE(ctx, &zero, zero_groups, n ? NULL : event, CLPRIM_ARG(counts),
-                           CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(count_bins), CLPRIM_ARG(zero_value));
-        if (s != CLPRIM_SUCCESS || n == 0)
-            return s;
-    }
-    const cl_uint a_bins = (cl_uint)bins;
-    if (global)
-        return CLPRIM_ENQUEUE(ctx, &counting, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(a_src_offset),
-                              CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_ARG(edges),
-                              CLPRIM_ARG(a_edges_offset), CLPRIM_ARG(a_bins), CLPRIM_ARG(counts),
-                              CLPRIM_ARG(a_counts_offset));
-    return CLPRIM_ENQUEUE(ctx, &counting, split.groups, event, CLPRIM_ARG(src), CLPRIM_ARG(a_src_offset),
-                          CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_ARG(edges), CLPRIM_ARG(a_edges_offset),
-                          CLPRIM_ARG(a_bins), CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
-                          CLPRIM_LOCAL((bins + 1) * type->size), CLPRIM_LOCAL((bins + 1) * sizeof(cl_uint)));
+    clprim_plan histogram;
+    clprim_plan_begin(&histogram, "histogram over edges");
+    plan_histogram_range(ctx, &histogram, type, src, src_offset, n, edges, edges_offset, bins, counts, counts_offset,
+                         accumulate, plan);
+    return clprim_execute(ctx, &histogram, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_histogram_range(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, size_t n,

@@ -13,6 +13,37 @@ void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_in
     clprim_options_add(&p->options, op == CLPRIM_MIN ? "-DARG_MIN" : "-DARG_MAX");
 }
 
+/* The plan: one pair per work-group at [0, groups) of two scratch parts
+ * (values, indices), then, with several, one group folding them into slot
+ * `groups`; the answer read back into value (type->size bytes) and *index. */
+static void plan_reduce_index(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
+                              clprim_op op, cl_mem src, size_t offset, size_t n, void *value, cl_ulong *index)
+{
+    const clprim_tuning *shape = &ctx->tuning;
+    const clprim_split split = clprim_split_range(shape, n);
+    const cl_ulong count = n, src_offset = offset, groups = split.groups, answer = split.groups > 1 ? split.groups : 0;
+    const size_t values_at = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size);
+    const size_t indices_at = clprim_layout_part(&plan->scratch, (split.groups + 1) * sizeof(cl_ulong));
+    const cl_ulong values_offset = values_at / type->size, indices_offset = indices_at / sizeof(cl_ulong);
+    const cl_ulong answer_values = values_offset + answer, answer_indices = indices_offset + answer;
+    clprim_program program;
+    clprim_reduce_index_program(ctx, type, op, &program);
+    const unsigned fold = clprim_plan_program(plan, &program);
+
+    const cl_int positions = 0, read_indices = 1;
+    CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
+                       CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(positions), CLPRIM_ARG(count),
+                       CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(values_offset), CLPRIM_SCRATCH_ARG,
+                       CLPRIM_ARG(indices_offset));
+    if (split.groups > 1) /* the folding group's chunk covers every pair */
+        CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(values_offset),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(read_indices),
+                           CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(answer_values),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(answer_indices));
+    clprim_plan_read(plan, NULL, answer_values * type->size, type->size, value);
+    clprim_plan_read(plan, NULL, answer_indices * sizeof *index, sizeof *index, index);
+}
+
 clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
                                   size_t n, void *value, size_t *index, cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list)
@@ -35,53 +66,13 @@ clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op 
         s = clprim_check_wait_list(ctx, "clprim_reduce_index", num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
-
-    /* Plan: one pair per work-group, then, with several, one group folding
-     * them into the slot after them; values and indices in two scratch parts. */
-    const clprim_tuning *shape = &ctx->tuning;
-    const clprim_split split = clprim_split_range(shape, n);
-    const cl_ulong count = n, src_offset = offset, groups = split.groups, answer = split.groups > 1 ? split.groups : 0;
-    clprim_layout layout = {0, 0};
-    const size_t values_at = clprim_layout_part(&layout, (split.groups + 1) * type->size);
-    const size_t indices_at = clprim_layout_part(&layout, (split.groups + 1) * sizeof(cl_ulong));
-    const cl_ulong values_offset = values_at / type->size, indices_offset = indices_at / sizeof(cl_ulong);
-    const cl_ulong answer_values = values_offset + answer, answer_indices = indices_offset + answer;
-
-    clprim_program program;
-    clprim_reduce_index_program(ctx, type, op, &program);
-    clprim_pass fold;
-    s = clprim_pass_of(ctx, &program, "reduce_index_chunks", &fold);
-    clprim_program_end(&program);
-    cl_mem scratch;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_layout_scratch(ctx, "argmin/argmax", &layout, &scratch);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-
-    /* Enqueue: the chunks' pairs at [0, groups) of each part, then, with
-     * several, their fold into slot `groups`; then the answer read back. */
-    const cl_int positions = 0, read_indices = 1;
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &fold, split.groups, NULL, CLPRIM_ARG(src), CLPRIM_ARG(src_offset), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(indices_offset), CLPRIM_ARG(positions), CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(values_offset), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(indices_offset));
-    if (s == CLPRIM_SUCCESS && split.groups > 1) /* the folding group's chunk covers every pair */
-        s = CLPRIM_ENQUEUE(ctx, &fold, 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(values_offset), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(indices_offset), CLPRIM_ARG(read_indices), CLPRIM_ARG(groups),
-                           CLPRIM_ARG(groups), CLPRIM_ARG(scratch), CLPRIM_ARG(answer_values), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(answer_indices));
-    cl_ulong best_index = 0;
+    /* Read into the call's own storage: the caller's changes only on success. */
     unsigned char best_value[8];
-    cl_int err = CL_SUCCESS;
-    if (s == CLPRIM_SUCCESS)
-        err = clEnqueueReadBuffer(ctx->queue, scratch, CL_FALSE, answer_values * type->size, type->size, best_value,
-                                  0, NULL, NULL);
-    if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(ctx->queue, scratch, CL_TRUE, answer_indices * sizeof best_index, sizeof best_index,
-                                  &best_index, 0, NULL, NULL);
-    if (s == CLPRIM_SUCCESS && err != CL_SUCCESS)
-        s = clprim_fail_cl(ctx, err, "clprim_reduce_index: reading the answer back");
+    cl_ulong best_index = 0;
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "argmin/argmax");
+    plan_reduce_index(ctx, &plan, type, op, src, offset, n, best_value, &best_index);
+    s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, NULL);
     if (s != CLPRIM_SUCCESS)
         return s;
     if (value)

@@ -12,95 +12,64 @@ void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_inf
     clprim_options_add(&p->options, "-DKEY=%s", key->name);
 }
 
-clprim_status clprim_scan_by_key_prepare(clprim_context *ctx, const clprim_type_info *key,
-                                         const clprim_type_info *value, const clprim_combine *c)
+void clprim_plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                             const clprim_type_info *value, const clprim_combine *c, int exclusive, cl_mem keys,
+                             size_t keys_offset, cl_mem values, size_t values_offset, cl_mem dst, size_t dst_offset,
+                             size_t n)
 {
-    clprim_program program;
-    clprim_scan_by_key_program(ctx, key, value, c, &program);
-    const clprim_status s = clprim_program_prepare(ctx, &program);
-    clprim_program_end(&program);
-    return s;
-}
-
-/* The program's passes, for the types and operator. */
-static clprim_status passes_of(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
-                               const clprim_combine *c, const char *const *names, clprim_pass *passes, size_t count)
-{
-    clprim_program program;
-    clprim_scan_by_key_program(ctx, key, value, c, &program);
-    clprim_status s = CLPRIM_SUCCESS;
-    for (size_t i = 0; i < count && s == CLPRIM_SUCCESS; i++)
-        s = clprim_pass_of(ctx, &program, names[i], &passes[i]);
-    clprim_program_end(&program);
-    return s;
-}
-
-clprim_status clprim_scan_by_key_device(clprim_context *ctx, const clprim_type_info *key,
-                                        const clprim_type_info *value, const clprim_combine *c, int exclusive,
-                                        cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
-                                        cl_mem dst, size_t dst_offset, size_t n, cl_event *event)
-{
-    /* Plan: the scan's split; scratch for one pair per group. */
+    /* The scan's split; scratch for one pair per group. */
     const clprim_tuning *shape = &ctx->tuning;
     const clprim_split split = clprim_split_range(shape, n);
     const int with_seeds = split.groups > 1;
-    clprim_layout layout = {0, 0};
-    const size_t partials_at = clprim_layout_part(&layout, split.groups * value->size);
-    const size_t heads_at = clprim_layout_part(&layout, split.groups * sizeof(cl_uint));
-    static const char *const names[] = {"segment_chunks", "segment_seeds", "scan_by_key_chunks"};
-    clprim_pass pass[3];
-    clprim_status s = passes_of(ctx, key, value, c, names, pass, 3);
-    cl_mem scratch;
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_layout_scratch(ctx, "scan by key", &layout, &scratch);
+    const size_t partials_at = clprim_layout_part(&plan->scratch, split.groups * value->size);
+    const size_t heads_at = clprim_layout_part(&plan->scratch, split.groups * sizeof(cl_uint));
+    clprim_program program;
+    clprim_scan_by_key_program(ctx, key, value, c, &program);
+    const unsigned scan_by_key_cl = clprim_plan_program(plan, &program);
 
-    /* Enqueue: the chunks' pairs and their seeds (several groups), the scan. */
+    /* The chunks' pairs and their seeds (several groups), the scan. */
     const cl_ulong count = n, groups = split.groups, k_off = keys_offset, v_off = values_offset, d_off = dst_offset;
     const cl_ulong partials = partials_at / value->size, heads = heads_at / sizeof(cl_uint);
     const cl_int seeded = with_seeds, excl = exclusive != 0;
-    if (s == CLPRIM_SUCCESS && with_seeds)
-        s = CLPRIM_ENQUEUE(ctx, &pass[0], split.groups, NULL, CLPRIM_ARG(keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),
-                           CLPRIM_ARG(v_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(partials), CLPRIM_ARG(scratch), CLPRIM_ARG(heads));
-    if (s == CLPRIM_SUCCESS && with_seeds)
-        s = CLPRIM_ENQUEUE(ctx, &pass[1], 1, NULL, CLPRIM_ARG(scratch), CLPRIM_ARG(partials), CLPRIM_ARG(scratch),
-                           CLPRIM_ARG(heads), CLPRIM_ARG(groups));
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &pass[2], split.groups, event, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
-                           CLPRIM_ARG(values), CLPRIM_ARG(v_off), CLPRIM_ARG(dst), CLPRIM_ARG(d_off),
-                           CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(scratch), CLPRIM_ARG(partials),
-                           CLPRIM_ARG(seeded), CLPRIM_ARG(excl));
-    return s;
+    if (with_seeds) {
+        CLPRIM_PLAN_LAUNCH(plan, scan_by_key_cl, "segment_chunks", split.groups, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
+                           CLPRIM_BUFFER_ARG(values), CLPRIM_ARG(v_off), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(heads));
+        CLPRIM_PLAN_LAUNCH(plan, scan_by_key_cl, "segment_seeds", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(heads), CLPRIM_ARG(groups));
+    }
+    CLPRIM_PLAN_LAUNCH(plan, scan_by_key_cl, "scan_by_key_chunks", split.groups, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
+                       CLPRIM_BUFFER_ARG(values), CLPRIM_ARG(v_off), CLPRIM_BUFFER_ARG(dst), CLPRIM_ARG(d_off),
+                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
+                       CLPRIM_ARG(seeded), CLPRIM_ARG(excl));
 }
 
-clprim_status clprim_segment_flags(clprim_context *ctx, const clprim_type_info *key, cl_mem keys, size_t keys_offset,
-                                   size_t n, int tails, cl_mem flags, size_t flags_offset)
+/* Kernels that every scan by key program holds: the flags take the program
+ * of (key, key, SUM), the ones that of (key, value, SUM). */
+void clprim_plan_segment_flags(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                               cl_mem keys, size_t keys_offset, size_t n, int tails, cl_mem flags, size_t flags_offset)
 {
-    static const char *const names[] = {"segment_flags"};
     const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
-    clprim_pass pass;
-    clprim_status s = passes_of(ctx, key, key, &sum, names, &pass, 1);
+    clprim_program program;
+    clprim_scan_by_key_program(ctx, key, key, &sum, &program);
     const cl_ulong k_off = keys_offset, count = n, f_off = flags_offset;
     const cl_int want_tails = tails != 0;
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &pass, clprim_fill_groups(&ctx->tuning, n), NULL, CLPRIM_ARG(keys), CLPRIM_ARG(k_off),
-                           CLPRIM_ARG(count), CLPRIM_ARG(want_tails), CLPRIM_ARG(flags), CLPRIM_ARG(f_off));
-    return s;
+    CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "segment_flags", clprim_fill_groups(&ctx->tuning, n),
+                       CLPRIM_ARG(keys), CLPRIM_ARG(k_off), CLPRIM_ARG(count), CLPRIM_ARG(want_tails),
+                       CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(f_off));
 }
 
-clprim_status clprim_fill_ones(clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
-                               cl_mem dst, size_t dst_offset, size_t n)
+void clprim_plan_fill_ones(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
+                           const clprim_type_info *value, cl_mem dst, size_t dst_offset, size_t n)
 {
-    static const char *const names[] = {"fill_elements"};
     const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
-    clprim_pass pass;
-    clprim_status s = passes_of(ctx, key, value, &sum, names, &pass, 1);
+    clprim_program program;
+    clprim_scan_by_key_program(ctx, key, value, &sum, &program);
     const cl_ulong d_off = dst_offset, count = n;
     const cl_int one = 1;
-    if (s == CLPRIM_SUCCESS)
-        s = CLPRIM_ENQUEUE(ctx, &pass, clprim_fill_groups(&ctx->tuning, n), NULL, CLPRIM_ARG(dst), CLPRIM_ARG(d_off),
-                           CLPRIM_ARG(count), CLPRIM_ARG(one));
-    return s;
+    CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "fill_elements",
+                       clprim_fill_groups(&ctx->tuning, n), CLPRIM_BUFFER_ARG(dst), CLPRIM_ARG(d_off), CLPRIM_ARG(count),
+                       CLPRIM_ARG(one));
 }
 
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
@@ -136,17 +105,19 @@ clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clpr
         s = clprim_check_disjoint(ctx, fn, "keys", &key_region, "dst", &out, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
-    /* The program is built before anything is enqueued, also for n == 0, so
-     * that an operator that does not compile fails there too. */
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_scan_by_key_prepare(ctx, key, value, &c);
-    if (s == CLPRIM_SUCCESS && n == 0)
-        s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-    else if (s == CLPRIM_SUCCESS)
-        s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    if (s == CLPRIM_SUCCESS && n > 0)
-        s = clprim_scan_by_key_device(ctx, key, value, &c, exclusive, keys, keys_offset, values, values_offset, dst,
-                                      dst_offset, n, event);
+    /* The program is in the plan also for n == 0, so that an operator that
+     * does not compile fails there too. */
+    if (s == CLPRIM_SUCCESS) {
+        clprim_plan plan;
+        clprim_plan_begin(&plan, "scan by key");
+        clprim_program program;
+        clprim_scan_by_key_program(ctx, key, value, &c, &program);
+        clprim_plan_program(&plan, &program);
+        if (n > 0)
+            clprim_plan_scan_by_key(ctx, &plan, key, value, &c, exclusive, keys, keys_offset, values, values_offset,
+                                    dst, dst_offset, n);
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+    }
     clprim_combine_free(&c);
     return s;
 }

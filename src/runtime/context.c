@@ -306,8 +306,6 @@ void clprim_release(clprim_context *ctx)
     clprim_release_programs(ctx);
     if (ctx->scratch)
         clReleaseMemObject(ctx->scratch);
-    if (ctx->outer_scratch)
-        clReleaseMemObject(ctx->outer_scratch);
     if (ctx->lookback)
         clReleaseMemObject(ctx->lookback);
     if (ctx->queue)
@@ -432,9 +430,4 @@ clprim_status clprim_grow(clprim_context *ctx, cl_mem *space, size_t *space_byte
 clprim_status clprim_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
 {
     return clprim_grow(ctx, &ctx->scratch, &ctx->scratch_bytes, bytes, buf);
-}
-
-clprim_status clprim_outer_scratch(clprim_context *ctx, size_t bytes, cl_mem *buf)
-{
-    return clprim_grow(ctx, &ctx->outer_scratch, &ctx->outer_scratch_bytes, bytes, buf);
 }

@@ -64,19 +64,24 @@ static clprim_status run(clprim_context *ctx, const clprim_plan *plan, cl_uint n
     if (s == CLPRIM_SUCCESS && plan->scratch.bytes)
         s = clprim_layout_scratch(ctx, plan->purpose, &plan->scratch, &scratch);
 
-    if (s == CLPRIM_SUCCESS && plan->nlaunches == 0)
-        s = plan->blocking ? clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list)
-                           : clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
-    else if (s == CLPRIM_SUCCESS)
+    /* Nothing to launch: a marker hands back the event (a blocking call's only
+     * when asked for), and a blocking call returns once the list completes. */
+    if (s == CLPRIM_SUCCESS && plan->nlaunches == 0 && (event || !plan->blocking))
+        s = clprim_enqueue_nothing(ctx, num_events_in_wait_list, event_wait_list, event);
+    if (s == CLPRIM_SUCCESS && plan->nlaunches == 0 && plan->blocking)
+        s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
+    else if (s == CLPRIM_SUCCESS && plan->nlaunches)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
     for (size_t i = 0; i < plan->nlaunches && s == CLPRIM_SUCCESS; i++)
         s = enqueue_launch(ctx, plan, &plan->launches[i], &passes[i], scratch,
                            i + 1 == plan->nlaunches ? event : NULL);
     free(passes);
 
+    /* The queue is in order: the last read blocks for them all. */
     for (unsigned i = 0; i < plan->nreads && s == CLPRIM_SUCCESS; i++) {
         cl_mem from = plan->reads[i].buffer ? plan->reads[i].buffer : scratch;
-        cl_int err = clEnqueueReadBuffer(ctx->queue, from, CL_TRUE, plan->reads[i].offset, plan->reads[i].bytes,
+        const cl_bool last = i + 1 == plan->nreads;
+        cl_int err = clEnqueueReadBuffer(ctx->queue, from, last, plan->reads[i].offset, plan->reads[i].bytes,
                                          plan->reads[i].host, 0, NULL, NULL);
         if (err != CL_SUCCESS)
             s = clprim_fail_cl(ctx, err, "%s: reading the result back", plan->purpose);
