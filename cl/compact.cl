@@ -4,7 +4,7 @@
  *   and "scatter them at their scanned position" in pass 3:
  *     1. count_chunks: work-group g counts the kept elements of its chunk;
  *     2. when the G counts do not fit one tile, the host scans them
- *        (inclusive, clprim_scan_device over ulong); else each group of pass 3
+ *        (inclusive, the scan's kernels over ulong); else each group of pass 3
  *        folds the counts before it itself, as the scan does;
  *     3. scatter_chunks: work-group g compacts its chunk tile by tile,
  *        starting at the number of elements kept before its chunk;

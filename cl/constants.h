@@ -1,5 +1,5 @@
 /* Numbers the host and the kernels must agree on: included by the library's C
- * files (src/internal.h) and by cl/common.cl, so each is written once. Plain
+ * files (src/internal.h) and by cl/block/element.cl, so each is written once. Plain
  * preprocessor definitions only: both languages read them. */
 #ifndef CLPRIM_CONSTANTS_H
 #define CLPRIM_CONSTANTS_H

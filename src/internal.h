@@ -373,7 +373,7 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 
 /* Roles of a launch argument beyond a value: resolved when the plan runs. */
 #define CLPRIM_ROLE_SCRATCH 1 /* the context's scratch buffer */
-#define CLPRIM_ROLE_RECORDS 2 /* the look-back's records (cl/lookback.cl) for this launch */
+#define CLPRIM_ROLE_RECORDS 2 /* the look-back's records (cl/block/lookback.cl) for this launch */
 #define CLPRIM_ROLE_STAMP 3   /* the stamp this launch writes them with */
 #define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
 #define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
@@ -573,7 +573,7 @@ void clprim_plan_fill_ones(const clprim_context *ctx, clprim_plan *plan, const c
 /* ---- The one-sweep form of scan and compaction (lookback.c) ---- */
 
 /* Local memory a one-sweep kernel needs beyond the scan's tile: its ticket
- * and the look-back's window (cl/lookback.cl, at most 32 records). */
+ * and the look-back's window (cl/block/lookback.cl, at most 32 records). */
 #define CLPRIM_LOOKBACK_LOCAL_BYTES 1024
 /* The tuning asks for the one-sweep form, the device can publish its 64-bit
  * status words, and the tile leaves room for the look-back's window. */
@@ -589,12 +589,13 @@ size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
  * where the device runs that shape; else the tuning's. */
 clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning);
 /* The context's records for `tiles` tiles of values of value_bytes, and the
- * stamp this launch writes them with. clear: the lookback_clear kernel of the
+ * stamp this launch writes them with. clear: the fill_words kernel of the
  * caller's program, enqueued when the records are new or out of stamps. */
 clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
                                       size_t value_bytes, cl_mem *records, cl_uint *stamp);
 
-/* Bytes of scratch that clprim_scan_device needs for n elements of `elem_size`. */
+/* Bytes of scratch a scan of n elements of `elem_size` lays out (for the tests
+ * that check its levels). */
 size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t elem_size);
 
 /* Appends a scan of n > 0 elements to the plan, its partials laid out in the
@@ -603,11 +604,6 @@ size_t clprim_scan_scratch_bytes(const clprim_tuning *tuning, size_t n, size_t e
 void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
                       const clprim_combine *c, int exclusive, cl_mem seed, cl_ulong seed_offset, cl_mem src,
                       cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n);
-/* The same with a built-in operator and no seed. */
-clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op,
-                                 int exclusive, cl_mem src, cl_ulong src_offset, cl_mem dst,
-                                 cl_ulong dst_offset, size_t n, cl_mem scratch, size_t scratch_offset,
-                                 cl_event *event);
 
 /* ---- Image and box sort programs (threshold.c, kmeans.c, boxsort.c) ----
  * Each at the context's tuning, as the drivers and clprim_warm_up build them
@@ -641,7 +637,7 @@ const char *clprim_scalar_name(clprim_type t);
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
 #define CLPRIM_COMPACT_FILE "compact.cl"     /* kernels: count_chunks, scatter_chunks, copy_elements */
-#define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, histogram_zero */
+#define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, fill_words */
 
 /* One compaction or partition, its arguments checked as clprim_compact checks
  * them (type: t's info). */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* What an empty reduction returns (clprim.h, clprim_op): EMPTY_RESULT of
- * cl/common.cl, which for float MIN/MAX is an infinity, not the kernels' NaN identity. */
+ * cl/types.h, which for float MIN/MAX is an infinity, not the kernels' NaN identity. */
 static void write_empty_result(clprim_type t, clprim_op op, void *out)
 {
     const clprim_type_info *type = clprim_type_info_of(t);

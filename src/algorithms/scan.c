@@ -1,7 +1,7 @@
 /* Scan, in the tuning's form.
  * One-sweep (exact operators, devices that run every started work-group to
  * completion): one launch of scan_tiles, each tile looking back at earlier
- * ones (cl/lookback.cl).
+ * ones (cl/block/lookback.cl).
  * Multi-pass, the multi-work-group algorithm (README, "How it works"):
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
  *   2. when G partials do not fit one tile, they are scanned (exclusive) the
@@ -145,19 +145,6 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
                            CLPRIM_ARG(levels.level[l].seed_mode), CLPRIM_ARG(level_excl), CLPRIM_BUFFER_ARG(seed),
                            CLPRIM_ARG(seed_offset), CLPRIM_ARG(level_seeded));
     }
-}
-
-clprim_status clprim_scan_device(clprim_context *ctx, const clprim_type_info *type, clprim_op op, int exclusive,
-                                 cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset, size_t n,
-                                 cl_mem scratch, size_t scratch_offset, cl_event *event)
-{
-    (void)scratch;
-    const clprim_combine c = clprim_combine_builtin(op);
-    clprim_plan plan;
-    clprim_plan_begin(&plan, "scan");
-    plan.scratch.bytes = scratch_offset;
-    clprim_plan_scan(ctx, &plan, type, &c, exclusive, NULL, 0, src, src_offset, dst, dst_offset, n);
-    return clprim_execute(ctx, &plan, 0, NULL, event);
 }
 
 /* clprim_scan, clprim_scan_op and clprim_scan_seeded: the checks, then the
