@@ -42,7 +42,7 @@ seg seg_combine(const seg a, const seg b)
 }
 
 #define SEG_COMBINE(a, b) seg_combine((a), (b))
-DEFINE_WG_EXCLUSIVE_SCAN(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
+DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
 
 /* A staged tile of values and heads, read and written as pairs; an exclusive
  * scan writes EMPTY_RESULT at each segment's first element. */
@@ -92,7 +92,7 @@ void segment_chunks(__global const KEY_T *keys, ulong keys_offset, __global cons
 #else
     __local T tile[PADDED_TILE];
     __local uint heads[PADDED_TILE];
-    __local seg sums[SCAN_SLOTS];
+    __local seg sums[WG];
     for (ulong base = begin; base < end; base += TILE) {
         seg total;
         wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
@@ -149,7 +149,7 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
 #else
     __local T tile[PADDED_TILE];
     __local uint heads[PADDED_TILE];
-    __local seg sums[SCAN_SLOTS];
+    __local seg sums[WG];
     seg carried = make_seg(carry, 0u);
     for (ulong base = begin; base < end; base += TILE) {
         seg total;
