@@ -448,11 +448,15 @@ typedef struct clprim_variant_walk clprim_variant_walk;
  * status of making p (a predicate's program can fail to be made). */
 void clprim_walk_variant(clprim_variant_walk *walk, clprim_status made, clprim_program *p);
 
+/* The programs a primitive's calls may build at the context's device and
+ * tuning: those for elements of one type (called for every type the device
+ * runs) and those of no element type. Both NULL when they are too many to
+ * build ahead (one per key type, value type and operator): they compile on
+ * first use. */
 typedef struct {
     const char *name; /* as in algorithms/primitives.h */
-    /* Every program its calls may build at the context's device and tuning,
-     * or NULL when they are too many to build ahead (one per combination of
-     * key type, value type and operator): they compile on first use. */
+    void (*type_variants)(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                          const clprim_type_info *type);
     void (*variants)(clprim_context *ctx, clprim_variant_walk *walk);
 } clprim_primitive;
 
@@ -462,11 +466,6 @@ CLPRIM_PRIMITIVES(CLPRIM_DECLARE_PRIMITIVE)
 #undef CLPRIM_DECLARE_PRIMITIVE
 /* Every descriptor, in the order of algorithms/primitives.h, NULL-terminated. */
 extern const clprim_primitive *const clprim_primitives[];
-
-/* The element types the context's device runs (doubles only with fp64), in
- * clprim_type order, for walks over every type: call with i = 0, 1, ... until
- * it returns NULL; *t receives the type. */
-const clprim_type_info *clprim_device_type_at(const clprim_context *ctx, size_t i, clprim_type *t);
 
 /* ---- Events and profiling (launch.c) ---- */
 

@@ -661,7 +661,7 @@ static void run_every_primitive(clprim_context *ctx, int frozen)
         for (const workload_kind *const *kind = lists[l]; *kind; kind++, turn++) {
             const clprim_primitive *primitive = harness_primitive_named((*kind)->primitive);
             ck_assert_msg(primitive, "%s: no primitive named %s", (*kind)->name, (*kind)->primitive);
-            if (!primitive->variants || compiles_per_expression(*kind))
+            if ((!primitive->type_variants && !primitive->variants) || compiles_per_expression(*kind))
                 continue;
             const unsigned compiled = ctx->programs_compiled, loaded = ctx->programs_loaded;
             char why[512];

@@ -192,4 +192,4 @@ clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type, cl_mem ke
 
 /* Scan by key's programs, per key type, value type and operator, and
  * compaction's: built on first use. */
-const clprim_primitive clprim_reduce_by_key_primitive = {"reduce_by_key", NULL};
+const clprim_primitive clprim_reduce_by_key_primitive = {"reduce_by_key", NULL, NULL};

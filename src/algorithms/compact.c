@@ -260,17 +260,15 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
 
 /* Per type and predicate kind, but expressions (compiled per expression, like
  * callers' operators); one program serves compaction and partition. */
-static void compact_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void compact_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                             const clprim_type_info *type)
 {
     const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
-        for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
-            const clprim_predicate predicate = {.keep = (clprim_keep)keep};
-            clprim_program p;
-            clprim_walk_variant(walk, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
-        }
+    for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
+        const clprim_predicate predicate = {.keep = (clprim_keep)keep};
+        clprim_program p;
+        clprim_walk_variant(walk, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
+    }
 }
 
-const clprim_primitive clprim_compact_primitive = {"compact", compact_variants};
+const clprim_primitive clprim_compact_primitive = {"compact", compact_variants, NULL};

@@ -377,15 +377,13 @@ clprim_status clprim_histogram(clprim_context *ctx, clprim_type t, cl_mem src, s
 
 /* ---- Descriptor ---- */
 
-static void histogram_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void histogram_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                               const clprim_type_info *type)
 {
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++) {
-        clprim_program p;
-        clprim_histogram_program(ctx, type, &p);
-        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-    }
+    (void)t;
+    clprim_program p;
+    clprim_histogram_program(ctx, type, &p);
+    clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
 }
 
-const clprim_primitive clprim_histogram_primitive = {"histogram", histogram_variants};
+const clprim_primitive clprim_histogram_primitive = {"histogram", histogram_variants, NULL};

@@ -121,15 +121,13 @@ clprim_status clprim_histogram_range(clprim_context *ctx, clprim_type t, cl_mem 
 
 /* ---- Descriptor ---- */
 
-static void histogram_range_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void histogram_range_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                                     const clprim_type_info *type)
 {
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++) {
-        clprim_program p;
-        clprim_histogram_range_program(ctx, type, &p);
-        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-    }
+    (void)t;
+    clprim_program p;
+    clprim_histogram_range_program(ctx, type, &p);
+    clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
 }
 
-const clprim_primitive clprim_histogram_range_primitive = {"histogram_range", histogram_range_variants};
+const clprim_primitive clprim_histogram_range_primitive = {"histogram_range", histogram_range_variants, NULL};

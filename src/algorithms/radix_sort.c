@@ -428,4 +428,4 @@ static void radix_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
         }
 }
 
-const clprim_primitive clprim_radix_sort_primitive = {"radix_sort", radix_sort_variants};
+const clprim_primitive clprim_radix_sort_primitive = {"radix_sort", NULL, radix_sort_variants};

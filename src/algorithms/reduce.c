@@ -103,17 +103,16 @@ clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_
 
 /* ---- Descriptor ---- */
 
-static void reduce_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void reduce_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                            const clprim_type_info *type)
 {
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
-        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
-            const clprim_combine c = clprim_combine_builtin((clprim_op)op);
-            clprim_program p;
-            clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
-            clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-        }
+    (void)t;
+    for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+        const clprim_combine c = clprim_combine_builtin((clprim_op)op);
+        clprim_program p;
+        clprim_combine_program(ctx, &p, "warm-up", "reduce.cl", &ctx->tuning, type, &c);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+    }
 }
 
-const clprim_primitive clprim_reduce_primitive = {"reduce", reduce_variants};
+const clprim_primitive clprim_reduce_primitive = {"reduce", reduce_variants, NULL};

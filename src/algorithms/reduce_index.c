@@ -84,16 +84,15 @@ clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op 
 
 /* ---- Descriptor ---- */
 
-static void reduce_index_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void reduce_index_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                                  const clprim_type_info *type)
 {
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
-        for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++) {
-            clprim_program p;
-            clprim_reduce_index_program(ctx, type, (clprim_op)op, &p);
-            clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-        }
+    (void)t;
+    for (int op = CLPRIM_MIN; op <= CLPRIM_MAX; op++) {
+        clprim_program p;
+        clprim_reduce_index_program(ctx, type, (clprim_op)op, &p);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+    }
 }
 
-const clprim_primitive clprim_reduce_index_primitive = {"reduce_index", reduce_index_variants};
+const clprim_primitive clprim_reduce_index_primitive = {"reduce_index", reduce_index_variants, NULL};

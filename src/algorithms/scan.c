@@ -220,22 +220,21 @@ clprim_status clprim_scan_seeded(clprim_context *ctx, clprim_type t, clprim_op o
 
 /* Per type and built-in operator: the multi-pass kernels (reduce.cl's are
  * reduce's variants) and, where it serves, the one-sweep shape. */
-static void scan_variants(clprim_context *ctx, clprim_variant_walk *walk)
+static void scan_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim_type t,
+                          const clprim_type_info *type)
 {
+    (void)t;
     const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
-    clprim_type t;
-    const clprim_type_info *type;
-    for (size_t i = 0; (type = clprim_device_type_at(ctx, i, &t)); i++)
-        for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
-            const clprim_combine c = clprim_combine_builtin((clprim_op)op);
-            clprim_program p;
-            clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
+    for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+        const clprim_combine c = clprim_combine_builtin((clprim_op)op);
+        clprim_program p;
+        clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
+        clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
+        if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, &c)) {
+            clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
             clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-            if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, &c)) {
-                clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
-                clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-            }
         }
+    }
 }
 
-const clprim_primitive clprim_scan_primitive = {"scan", scan_variants};
+const clprim_primitive clprim_scan_primitive = {"scan", scan_variants, NULL};

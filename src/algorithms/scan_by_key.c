@@ -125,4 +125,4 @@ clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key_type, clpr
 /* ---- Descriptor ---- */
 
 /* A program per key type, value type and operator: built on first use. */
-const clprim_primitive clprim_scan_by_key_primitive = {"scan_by_key", NULL};
+const clprim_primitive clprim_scan_by_key_primitive = {"scan_by_key", NULL, NULL};

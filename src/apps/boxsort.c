@@ -163,4 +163,4 @@ static void box_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
     clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
 }
 
-const clprim_primitive clprim_box_sort_primitive = {"box_sort", box_sort_variants};
+const clprim_primitive clprim_box_sort_primitive = {"box_sort", NULL, box_sort_variants};

@@ -487,4 +487,4 @@ static void kmeans_variants(clprim_context *ctx, clprim_variant_walk *walk)
     }
 }
 
-const clprim_primitive clprim_kmeans_primitive = {"kmeans", kmeans_variants};
+const clprim_primitive clprim_kmeans_primitive = {"kmeans", NULL, kmeans_variants};

@@ -440,4 +440,4 @@ static void threshold_variants(clprim_context *ctx, clprim_variant_walk *walk)
     }
 }
 
-const clprim_primitive clprim_threshold_primitive = {"threshold", threshold_variants};
+const clprim_primitive clprim_threshold_primitive = {"threshold", NULL, threshold_variants};

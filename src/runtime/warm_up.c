@@ -9,20 +9,6 @@
 const clprim_primitive *const clprim_primitives[] = {CLPRIM_PRIMITIVES(CLPRIM_PRIMITIVE_ADDRESS) NULL};
 #undef CLPRIM_PRIMITIVE_ADDRESS
 
-const clprim_type_info *clprim_device_type_at(const clprim_context *ctx, size_t i, clprim_type *t)
-{
-    for (clprim_type at = 0; clprim_type_info_of(at); at++) {
-        const clprim_type_info *type = clprim_type_info_of(at);
-        if (type->needs_fp64 && !ctx->has_fp64)
-            continue;
-        if (i-- == 0) {
-            *t = at;
-            return type;
-        }
-    }
-    return NULL;
-}
-
 /* One pass over every program: counting them first, then building each (or
  * loading it) and reporting progress, until one fails. */
 struct clprim_variant_walk {
@@ -45,11 +31,19 @@ void clprim_walk_variant(clprim_variant_walk *w, clprim_status made, clprim_prog
     clprim_program_end(p);
 }
 
+/* Each primitive's variants for every element type the device runs (doubles
+ * only with fp64), then those of no type. */
 static void walk_every_primitive(clprim_variant_walk *w)
 {
-    for (size_t i = 0; clprim_primitives[i]; i++)
-        if (clprim_primitives[i]->variants)
-            clprim_primitives[i]->variants(w->ctx, w);
+    for (size_t i = 0; clprim_primitives[i]; i++) {
+        const clprim_primitive *primitive = clprim_primitives[i];
+        const clprim_type_info *type;
+        for (clprim_type t = 0; primitive->type_variants && (type = clprim_type_info_of(t)); t++)
+            if (!type->needs_fp64 || w->ctx->has_fp64)
+                primitive->type_variants(w->ctx, w, t, type);
+        if (primitive->variants)
+            primitive->variants(w->ctx, w);
+    }
 }
 
 clprim_status clprim_warm_up(clprim_context *ctx)
