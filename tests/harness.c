@@ -687,8 +687,18 @@ const clprim_primitive *harness_primitive_named(const char *name)
     return NULL;
 }
 
+static int is_photo_kind(const workload_kind *kind)
+{
+    for (size_t k = 0; workload_photo_kinds[k]; k++)
+        if (workload_photo_kinds[k] == kind)
+            return 1;
+    return 0;
+}
+
 clprim_type harness_workload_type(const clprim_context *ctx, const workload_kind *kind, size_t turn)
 {
+    if (is_photo_kind(kind))
+        return CLPRIM_UINT8; /* packed RGB8 pixels */
     size_t types = 0;
     while (workload_type_at(types))
         types++;
@@ -718,11 +728,8 @@ int harness_run_workload(clprim_context *ctx, const workload_kind *kind, clprim_
     workload w;
     memset(&w, 0, sizeof w);
     workload_set_seed(harness_seed());
-    int photo = 0;
-    for (size_t k = 0; workload_photo_kinds[k]; k++)
-        photo |= workload_photo_kinds[k] == kind;
     int ok;
-    if (photo) {
+    if (is_photo_kind(kind)) {
         const size_t width = 37, height = n / 37 ? n / 37 : 1;
         unsigned char *rgb = random_photo(width, height);
         ok = rgb && workload_prepare_photo(&w, kind, ctx, rgb, width, height);

@@ -170,7 +170,8 @@ void harness_run_bad_calls(const harness_bad_call *rows, size_t count, harness_b
 /* The descriptor of that name (src/algorithms/primitives.h), NULL if none. */
 const clprim_primitive *harness_primitive_named(const char *name);
 /* A type the workload takes on this device: the turn-th of the workload types,
- * or the next one it takes, so that a walk over the workloads visits them all. */
+ * or the next one it takes, so that a walk over the workloads visits them all
+ * (a photograph's kind: uint8, its pixels' bytes). */
 clprim_type harness_workload_type(const clprim_context *ctx, const workload_kind *kind, size_t turn);
 /* Runs one workload of `clprim bench` (a photograph kind on random pixels, 37
  * wide, about n of them) on data drawn from the run's seed, and checks it
