@@ -64,7 +64,9 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #endif
 /* Keys a work-item loads together before counting them (histogram kernels). */
 #define BATCH (ITEMS < 8 ? ITEMS : 8)
-/* Where a tile of one-sweep status words says what it holds (the count below). */
+/* Where a tile of one-sweep status words says what it holds (the count below):
+ * one 32-bit word a digit a tile, so 256 records fit where block/lookback.cl's
+ * 64-bit records would take twice the words and loads. */
 #define STATUS_AGGREGATE 0x40000000u /* the tile's own count of the digit */
 #define STATUS_INCLUSIVE 0x80000000u /* the count of the digit in this and every earlier tile of the portion */
 #define STATUS_COUNT 0x3fffffffu
@@ -325,10 +327,11 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
  * keys_l and vals_l, and counts its digits: digit_first[d] is where the tile's
  * keys of digit d will begin once ranked, digit_end[d] where they end. Ends
  * with a barrier. */
-inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_t *vsrc, int indices, )
-                      ulong base, uint valid, uint shift, uint mask, uint descending, __local key_t *keys_l,
-                      IF_VALUES(__local value_t *vals_l, ) __local uint *sums, __local uint *digit_first,
-                      __local uint *digit_end)
+inline void load_and_count_digits(__global const key_t *src,
+                                  IF_VALUES(__global const value_t *vsrc, int indices, ) ulong base, uint valid,
+                                  uint shift, uint mask, uint descending, __local key_t *keys_l,
+                                  IF_VALUES(__local value_t *vals_l, ) __local uint *sums, __local uint *digit_first,
+                                  __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
     for (uint d = lid; d < RADIX; d += WG)
@@ -374,7 +377,7 @@ inline void load_tile(__global const key_t *src, IF_VALUES(__global const value_
 
 /* Sorts the tile's `valid` keys in keys_l stably by digit (values along), by
  * two counting passes of 4 bits inside the tile. With one work-item nothing
- * moves: store_tile walks the tile in order.
+ * moves: scatter_ranked_tile walks the tile in order.
  * Each counting pass: every work-item takes ITEMS consecutive keys into
  * registers, counts their 4-bit parts and writes the counts in its own column
  * of hist; one scan of hist read part-major gives each key's new place
@@ -454,9 +457,10 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __loca
 }
 
 /* Writes the ranked tile: key j of digit d goes to place[d] + j. */
-inline void store_tile(__global key_t *dst, IF_VALUES(__global value_t *vdst, ) uint valid, uint shift, uint mask,
-                       uint descending, __local const key_t *keys_l, IF_VALUES(__local const value_t *vals_l, )
-                       __local const uint *digit_first, __local const ulong *place)
+inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t *vdst, ) uint valid, uint shift,
+                                uint mask, uint descending, __local const key_t *keys_l,
+                                IF_VALUES(__local const value_t *vals_l, ) __local const uint *digit_first,
+                                __local const ulong *place)
 {
 #if WG == 1
     /* The tile as it came (see rank_tile): a counting sort's stable scatter. */
@@ -618,13 +622,14 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
         carry[d] = places[places_offset + d * groups + g];
     for (ulong base = begin; base < end; base += TILE) {
         const uint valid = (uint)min((ulong)TILE, end - base);
-        load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, )
-                  sums, digit_first, digit_end);
+        load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l,
+                              IF_VALUES(vals_l, ) sums, digit_first, digit_end);
         rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
         for (uint d = lid; d < RADIX; d += WG)
             place[d] = carry[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
-        store_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first, place);
+        scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, )
+                            digit_first, place);
         for (uint d = lid; d < RADIX; d += WG)
             carry[d] += digit_end[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -664,8 +669,8 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     __global uint *tiles = status + 1;
     const ulong base = portion_begin + (ulong)t * TILE;
     const uint valid = runs ? (uint)min((ulong)TILE, n - base) : 0u;
-    load_tile(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) sums,
-              digit_first, digit_end);
+    load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l,
+                          IF_VALUES(vals_l, ) sums, digit_first, digit_end);
 
     /* The tile's digit counts are known before it is ranked: publish them at
      * once, rank, and only then look back, by when the earlier tiles have
@@ -709,7 +714,8 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
             bases[RADIX + d] = bases[d] + before + digit_end[d] - digit_first[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first, place);
+    scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first,
+                        place);
 }
 
 /* ---- The end ---- */
