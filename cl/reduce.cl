@@ -70,6 +70,7 @@ void reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk
 #else
     const T total = wg_reduce(acc, buf);
 #endif
+    /* n == 0: a device result of nothing (clprim_reduce_to) is the empty result. */
     if (lid == 0)
-        partials[partials_offset + get_group_id(0)] = total;
+        partials[partials_offset + get_group_id(0)] = n ? total : EMPTY_RESULT;
 }

@@ -340,6 +340,20 @@ CLPRIM_API clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, co
                                           cl_mem src, size_t offset, size_t n, void *result,
                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
+/* clprim_reduce (custom NULL: the built-in op) or clprim_reduce_op (custom:
+ * the caller's operator; op is ignored) with the result left on the device:
+ * one element of type t written to result[result_offset]. Enqueues only, so a
+ * pipeline never waits on the host; *event, when asked for, completes with
+ * the write. The same bits as the host forms; n == 0 writes what they return
+ * for it. Errors: those of clprim_reduce and clprim_reduce_op, and result
+ * NULL, CL_MEM_READ_ONLY or sharing a byte with src's elements:
+ * CLPRIM_INVALID_ARGUMENT; result without an element at result_offset:
+ * CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_reduce_to(clprim_context *ctx, clprim_type t, clprim_op op,
+                                          const clprim_operator *custom, cl_mem src, size_t offset, size_t n,
+                                          cl_mem result, size_t result_offset, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
 /* Scan by key (segmented scan): the scan of clprim_scan or clprim_scan_op,
  * started again at every segment, a run of equal consecutive keys: dst[i]
  * combines values[j .. i] (inclusive) or values[j .. i - 1] (exclusive), where
@@ -416,6 +430,18 @@ CLPRIM_API clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type
 CLPRIM_API clprim_status clprim_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src,
                                              size_t offset, size_t n, void *value, size_t *index,
                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+
+/* clprim_reduce_index with its answer left on the device: the element to
+ * value[value_offset] (one element of type t) and its index, as a cl_ulong,
+ * to index[index_offset]; either buffer may be NULL, not both. Enqueues only
+ * (an event). Errors: those of clprim_reduce_index, and an output that is
+ * CL_MEM_READ_ONLY or shares a byte with src's elements or with the other
+ * output: CLPRIM_INVALID_ARGUMENT; an output without an element at its
+ * offset: CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_reduce_index_to(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src,
+                                                size_t offset, size_t n, cl_mem value, size_t value_offset,
+                                                cl_mem index, size_t index_offset, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event);
 
 /* ---- Stream compaction ------------------------------------------------- */
 

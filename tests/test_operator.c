@@ -130,6 +130,18 @@ static void op_case(clprim_context *ctx, const user_op *op, size_t n, uint64_t *
     ck_assert_msg(memcmp(result, expect, es) == 0, "reduce_op %s \"%s\" n=%zu (%s) differs from the C fold",
                   reference_type_name(op->t), op->combine, n, harness_tuning_text(ctx));
     ck_assert(harness_all_sentinel(result + es, sizeof result - es));
+    /* The device form (op ignored with an operator of the caller's): the same bits. */
+    unsigned char on_device[16];
+    cl_mem out = harness_buffer(ctx, 2 * es, NULL);
+    cl_event done = NULL;
+    s = clprim_reduce_to(ctx, op->t, CLPRIM_MAX, &cop, in, offset, n, out, 1, 0, NULL, &done);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "reduce_to: %s", clprim_last_error(ctx));
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    harness_read(ctx, out, es, es, on_device);
+    ck_assert_msg(memcmp(on_device, expect, es) == 0, "reduce_to %s \"%s\" n=%zu (%s) differs from the C fold",
+                  reference_type_name(op->t), op->combine, n, harness_tuning_text(ctx));
+    clReleaseMemObject(out);
     clReleaseMemObject(in);
     free(src);
     free(want);

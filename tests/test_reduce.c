@@ -28,9 +28,32 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     return 0;
 }
 
+/* clprim_reduce_to of the same call writes the host form's bytes to element 1
+ * of a device buffer of three, and nothing else; its event completes. */
+static void check_device_form(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset, size_t n,
+                              const unsigned char *host_result)
+{
+    const size_t es = reference_type_size(t);
+    unsigned char init[3 * RESULT_BYTES], got[3 * RESULT_BYTES];
+    memset(init, HARNESS_SENTINEL, sizeof init);
+    cl_mem out = harness_buffer(ctx, 3 * es, init);
+    cl_event done = NULL;
+    clprim_status s = clprim_reduce_to(ctx, t, op, NULL, src, offset, n, out, 1, 0, NULL, &done);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "reduce_to %s %s n=%zu: %s: %s", reference_type_name(t), reference_op_name(op),
+                  n, clprim_status_name(s), clprim_last_error(ctx));
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    harness_read(ctx, out, 0, 3 * es, got);
+    ck_assert_msg(memcmp(got + es, host_result, es) == 0, "reduce_to %s %s n=%zu differs from clprim_reduce",
+                  reference_type_name(t), reference_op_name(op), n);
+    ck_assert_msg(harness_all_sentinel(got, es) && harness_all_sentinel(got + 2 * es, es),
+                  "reduce_to wrote beside its element");
+    clReleaseMemObject(out);
+}
+
 /* Reduces n elements (random, or `data`) at `offset` of a buffer with `after`
  * more elements, checks the result, that only one element was written, and that
- * the input is unchanged. */
+ * the input is unchanged; the device form gives the same bits. */
 static void reduce_case(clprim_context *ctx, clprim_type t, clprim_op op, size_t n, size_t offset, size_t after,
                         const void *data, uint64_t *rng)
 {
@@ -51,6 +74,7 @@ static void reduce_case(clprim_context *ctx, clprim_type t, clprim_op op, size_t
                   "%s [offset %zu, tuning %s]", msg, offset, harness_tuning_text(ctx));
     ck_assert_msg(harness_all_sentinel(result + es, sizeof result - es), "reduce %s wrote more than one element",
                   reference_type_name(t));
+    check_device_form(ctx, t, op, buf, offset, n, result);
     unsigned char *again = harness_malloc(len * es);
     harness_read(ctx, buf, 0, len * es, again);
     ck_assert_msg(memcmp(again, src, len * es) == 0, "reduce n=%zu changed its input", n);
@@ -173,6 +197,7 @@ START_TEST(reduce_empty_result)
                 unsigned char ref[RESULT_BYTES];
                 reference_empty_result((clprim_type)t, (clprim_op)op, ref);
                 ck_assert(memcmp(ref, &want, es) == 0);
+                check_device_form(ctx, (clprim_type)t, (clprim_op)op, buf, 0, 0, got.bytes);
                 /* n == 0 at the very end of a buffer is fine too. */
                 ck_assert_int_eq(clprim_reduce(ctx, (clprim_type)t, (clprim_op)op, buf, 64 / es, 0, &got, 0, NULL),
                                  CLPRIM_SUCCESS);
@@ -465,12 +490,15 @@ END_TEST
 
 /* ---- Bad arguments: status, message, result and input untouched ---- */
 
-enum { REDUCE, REDUCE_INTO_NULL };
+enum { REDUCE, REDUCE_INTO_NULL, REDUCE_TO };
 
-/* buf: src. A failure leaves the host result untouched; a success writes one
- * element, the reference's. */
+/* buf: src, and for REDUCE_TO the result buffer. A failure leaves the host
+ * result untouched; a success writes one element, the reference's. */
 static clprim_status reduce_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
 {
+    if (row->call == REDUCE_TO)
+        return clprim_reduce_to(ctx, row->type, (clprim_op)row->op, NULL, buf[0], row->offset[0], row->n, buf[1],
+                                row->offset[1], 0, NULL, NULL);
     unsigned char result[RESULT_BYTES];
     memset(result, HARNESS_SENTINEL, sizeof result);
     clprim_status s = clprim_reduce(ctx, row->type, (clprim_op)row->op, buf[0], row->offset[0], row->n,
@@ -522,6 +550,23 @@ static const harness_bad_call reduce_bad_calls[] = {
     {"double without cl_khr_fp64", REDUCE, 0, {HB_A}, {0}, 8, CLPRIM_UNSUPPORTED, "fp64", .type = CLPRIM_DOUBLE,
      .op = CLPRIM_MIN, .without_fp64 = 1},
     {"a read-only src is fine", REDUCE, 0, {HB_READ_ONLY}, {0}, 64, CLPRIM_SUCCESS, NULL, .op = CLPRIM_MAX},
+    /* The device form: its result buffer is checked like any output. */
+    {"to: result NULL", REDUCE_TO, 0, {HB_A, HB_NULL}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "result"},
+    {"to: result past its end", REDUCE_TO, 0, {HB_A, HB_B}, {0, 16384}, 8, CLPRIM_BUFFER_TOO_SMALL, "result"},
+    {"to: result read-only", REDUCE_TO, 0, {HB_A, HB_READ_ONLY}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT,
+     "CL_MEM_READ_ONLY", .also = "result"},
+    {"to: result inside src", REDUCE_TO, 0, {HB_A, HB_A}, {0, 5}, 8, CLPRIM_INVALID_ARGUMENT, "src",
+     .also = "result"},
+    {"to: result in a sub-buffer over src", REDUCE_TO, 0, {HB_A, HB_A_AT_0}, {0, 3}, 8, CLPRIM_INVALID_ARGUMENT,
+     "src", .also = "sub-buffer"},
+    {"to: result of another context", REDUCE_TO, 0, {HB_A, HB_FOREIGN}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT,
+     "another OpenCL context", .also = "result"},
+    {"to: op 3", REDUCE_TO, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "op", .op = 3},
+    {"to: src one element short", REDUCE_TO, 0, {HB_A, HB_B}, {1, 0}, 16384, CLPRIM_BUFFER_TOO_SMALL, "src"},
+    {"to: beside src in its buffer", REDUCE_TO, 0, {HB_A, HB_A}, {0, 8}, 8, CLPRIM_SUCCESS, NULL,
+     .written = HB_ARG(1)},
+    {"to: n 0 writes the empty result", REDUCE_TO, 0, {HB_A, HB_B}, {0, 7}, 0, CLPRIM_SUCCESS, NULL, .op = CLPRIM_MIN,
+     .written = HB_ARG(1)},
     {"a read-write src", REDUCE, 0, {HB_A}, {0}, 64, CLPRIM_SUCCESS, NULL},
 };
 

@@ -54,6 +54,34 @@ static int type_runs(clprim_context *ctx, clprim_type t)
     return t != CLPRIM_DOUBLE || ctx->has_fp64;
 }
 
+/* clprim_reduce_index_to of the same call writes the host form's value to
+ * element 1 of a buffer of three and its index to element 2 of another, and
+ * nothing else; its event completes. */
+static void check_device_form(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset, size_t n,
+                              const unsigned char *value, size_t index)
+{
+    const size_t es = reference_type_size(t);
+    unsigned char init[24], got_value[24];
+    cl_ulong got_index[3];
+    memset(init, HARNESS_SENTINEL, sizeof init);
+    cl_mem values = harness_buffer(ctx, 3 * es, init), indices = harness_buffer(ctx, sizeof got_index, init);
+    cl_event done = NULL;
+    clprim_status s = clprim_reduce_index_to(ctx, t, op, src, offset, n, values, 1, indices, 2, 0, NULL, &done);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "reduce_index_to: %s", clprim_last_error(ctx));
+    ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    harness_read(ctx, values, 0, 3 * es, got_value);
+    harness_read(ctx, indices, 0, sizeof got_index, got_index);
+    ck_assert_msg(memcmp(got_value + es, value, es) == 0 && got_index[2] == index,
+                  "reduce_index_to %s n=%zu: index %llu, the host form says %zu", reference_type_name(t), n,
+                  (unsigned long long)got_index[2], index);
+    ck_assert_msg(harness_all_sentinel(got_value, es) && harness_all_sentinel(got_value + 2 * es, es) &&
+                      harness_all_sentinel(got_index, 2 * sizeof(cl_ulong)),
+                  "reduce_index_to wrote beside its outputs");
+    clReleaseMemObject(values);
+    clReleaseMemObject(indices);
+}
+
 /* Both operators over src[offset .. offset + n) of a device copy of `all`. */
 static void index_case(clprim_context *ctx, clprim_type t, const unsigned char *all, size_t offset, size_t n,
                        const char *what)
@@ -75,6 +103,7 @@ static void index_case(clprim_context *ctx, clprim_type t, const unsigned char *
         ck_assert_msg(memcmp(value, all + (offset + want) * es, es) == 0, "arg%s %s %s: the value is not element %zu",
                       max ? "max" : "min", reference_type_name(t), what, want);
         ck_assert(harness_all_sentinel(value + es, sizeof value - es));
+        check_device_form(ctx, t, max ? CLPRIM_MAX : CLPRIM_MIN, buf, offset, n, value, index);
     }
     clReleaseMemObject(buf);
 }
@@ -209,6 +238,65 @@ START_TEST(index_bad_arguments)
 }
 END_TEST
 
+/* The device form: each output is checked like any output, and a failed call
+ * writes neither; one output alone is fine. */
+START_TEST(index_to_bad_arguments)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 100;
+        unsigned char init[n * 8];
+        memset(init, HARNESS_SENTINEL, sizeof init);
+        cl_mem src = harness_buffer(ctx, n * 8, NULL), out = harness_buffer(ctx, n * 8, init);
+        cl_mem read_only = harness_buffer_flags(ctx, CL_MEM_READ_ONLY, 64, init);
+        struct {
+            cl_mem value;
+            size_t value_offset;
+            cl_mem index;
+            size_t index_offset;
+            clprim_op op;
+            size_t n;
+            clprim_status want;
+            const char *needle;
+        } rows[] = {
+            {NULL, 0, NULL, 0, CLPRIM_MAX, n, CLPRIM_INVALID_ARGUMENT, "both NULL"},
+            {out, 0, out, 0, CLPRIM_SUM, n, CLPRIM_INVALID_ARGUMENT, "CLPRIM_MIN or CLPRIM_MAX"},
+            {out, 0, NULL, 0, CLPRIM_MIN, 0, CLPRIM_INVALID_ARGUMENT, "n is 0"},
+            {out, n * 2, NULL, 0, CLPRIM_MAX, n, CLPRIM_BUFFER_TOO_SMALL, "value"},
+            {NULL, 0, out, n, CLPRIM_MAX, n, CLPRIM_BUFFER_TOO_SMALL, "index"},
+            {read_only, 0, NULL, 0, CLPRIM_MAX, n, CLPRIM_INVALID_ARGUMENT, "CL_MEM_READ_ONLY"},
+            {NULL, 0, read_only, 0, CLPRIM_MIN, n, CLPRIM_INVALID_ARGUMENT, "CL_MEM_READ_ONLY"},
+            {src, 3, NULL, 0, CLPRIM_MAX, n, CLPRIM_INVALID_ARGUMENT, "src"},
+            {NULL, 0, src, 1, CLPRIM_MAX, n, CLPRIM_INVALID_ARGUMENT, "src"},
+            {out, 2, out, 1, CLPRIM_MAX, n, CLPRIM_INVALID_ARGUMENT, "index"}, /* value's bytes 8-11 in index 1 */
+        };
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            clprim_status s = clprim_reduce_index_to(ctx, CLPRIM_INT32, rows[r].op, src, 0, rows[r].n, rows[r].value,
+                                                     rows[r].value_offset, rows[r].index, rows[r].index_offset, 0,
+                                                     NULL, NULL);
+            harness_assert_error(ctx, s, rows[r].want, rows[r].needle);
+            unsigned char got[n * 8];
+            harness_read(ctx, out, 0, sizeof got, got);
+            ck_assert_msg(harness_all_sentinel(got, sizeof got), "row %zu: a failed call wrote an output", r);
+        }
+        /* One output alone, or both side by side in one buffer. */
+        ck_assert_int_eq(clprim_reduce_index_to(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, n, NULL, 0, out, 1, 0, NULL,
+                                                NULL),
+                         CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_reduce_index_to(ctx, CLPRIM_INT32, CLPRIM_MAX, src, 0, n, out, 0, NULL, 0, 0, NULL,
+                                                NULL),
+                         CLPRIM_SUCCESS);
+        ck_assert_int_eq(clprim_reduce_index_to(ctx, CLPRIM_INT32, CLPRIM_MIN, src, 0, n, out, 0, out, 1, 0, NULL,
+                                                NULL),
+                         CLPRIM_SUCCESS);
+        clFinish(clprim_queue(ctx));
+        clReleaseMemObject(src);
+        clReleaseMemObject(out);
+        clReleaseMemObject(read_only);
+    }
+}
+END_TEST
+
 static Suite *reduce_index_suite(void)
 {
     Suite *s = suite_create("reduce_index");
@@ -218,6 +306,7 @@ static Suite *reduce_index_suite(void)
     tcase_add_test(tc, index_ties_go_to_the_first);
     tcase_add_test(tc, index_nan_and_signed_zero);
     tcase_add_test(tc, index_bad_arguments);
+    tcase_add_test(tc, index_to_bad_arguments);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,61 +26,84 @@ static void write_empty_result(clprim_type t, clprim_op op, void *out)
 #undef EMPTY_RESULT
 }
 
+/* Where a reduction's result goes: to the host (*host), or to element `offset`
+ * of a device buffer. */
+typedef struct {
+    void *host;
+    cl_mem buffer;
+    cl_ulong offset;
+} reduce_target;
+
 /* The plan of a reduction: one partial per work-group, then, with several,
- * one group folding them into the slot after them, read back to *result.
- * With no element the plan only builds the program (a caller's operator must
- * compile) and waits for the wait list. */
+ * one group folding them into the slot after them, read back to the host; or
+ * the last launch writes the caller's buffer. With no element a host result
+ * needs no launch (the plan builds a caller's operator, which must compile,
+ * and waits for the wait list); a device result is one group's fold of
+ * nothing, which writes the empty result. */
 static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                        int user_op, cl_mem src, size_t offset, size_t n, void *result, clprim_plan *plan)
+                        int user_op, cl_mem src, size_t offset, size_t n, reduce_target to, clprim_plan *plan)
 {
     const clprim_tuning *shape = &ctx->tuning;
     clprim_plan_begin(plan, "reduce");
-    plan->blocking = 1;
+    plan->blocking = to.host != NULL;
     clprim_program program;
     clprim_combine_program(ctx, &program, "reduce", "reduce.cl", shape, type, c);
-    if (n == 0 && !user_op) {
+    if (n == 0 && to.host && !user_op) {
         clprim_program_end(&program);
         return;
     }
     const unsigned reduce_cl = clprim_plan_program(plan, &program);
-    if (n == 0)
+    if (n == 0 && to.host)
         return;
     const clprim_split split = clprim_split_range(shape, n);
     const cl_ulong count = n, src_offset = offset, groups = split.groups;
     const cl_ulong partials = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size) / type->size;
-    const cl_ulong answer = partials + (split.groups > 1 ? split.groups : 0);
+    const cl_ulong answer = to.host ? partials + (split.groups > 1 ? split.groups : 0) : to.offset;
+    const cl_mem out = to.buffer; /* NULL: the scratch */
+    const int folds = split.groups > 1; /* the folding group's chunk covers every partial */
     CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials));
-    if (split.groups > 1) /* the folding group's chunk covers every partial */
+                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(out),
+                       folds ? CLPRIM_ARG(partials) : CLPRIM_ARG(answer));
+    if (folds)
         CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
-                           CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(answer));
-    clprim_plan_read(plan, NULL, answer * type->size, type->size, result);
+                           CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_BUFFER_ARG(out), CLPRIM_ARG(answer));
+    if (to.host)
+        clprim_plan_read(plan, NULL, answer * type->size, type->size, to.host);
 }
 
-/* clprim_reduce and clprim_reduce_op: the checks, then the passes. */
+/* clprim_reduce, clprim_reduce_op and clprim_reduce_to: the checks, then the
+ * plan (result: the host's, or NULL for result_buffer's). */
 static clprim_status reduce_call(clprim_context *ctx, const char *function, clprim_type t, clprim_op op,
                                  int user_op, const clprim_operator *user, cl_mem src, size_t offset, size_t n,
-                                 void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
+                                 void *result, cl_mem result_buffer, size_t result_offset,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_type_info *type;
+    clprim_region in, out;
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, function);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_operator(ctx, t, &type, op, user_op, user, &c);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, NULL);
-    if (s == CLPRIM_SUCCESS && !result)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "result is NULL");
+        s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, &in);
+    if (s == CLPRIM_SUCCESS && !result && !result_buffer)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: result is NULL", function);
+    if (s == CLPRIM_SUCCESS && !result) {
+        s = clprim_check_buffer(ctx, "result", result_buffer, result_offset, 1, type->size, CLPRIM_WRITES, &out);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, function, "src", &in, "result", &out, 0);
+    }
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS) {
+        const reduce_target to = {result, result_buffer, result_offset};
         clprim_plan plan;
-        plan_reduce(ctx, type, &c, user_op, src, offset, n, result, &plan);
-        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, NULL);
+        plan_reduce(ctx, type, &c, user_op, src, offset, n, to, &plan);
+        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
     }
-    if (s == CLPRIM_SUCCESS && n == 0 && user_op) /* nothing combined */
+    if (s == CLPRIM_SUCCESS && result && n == 0 && user_op) /* nothing combined */
         memcpy(result, user->identity, type->size);
-    else if (s == CLPRIM_SUCCESS && n == 0)
+    else if (s == CLPRIM_SUCCESS && result && n == 0)
         write_empty_result(t, op, result);
     clprim_combine_free(&c);
     return s;
@@ -89,16 +112,24 @@ static clprim_status reduce_call(clprim_context *ctx, const char *function, clpr
 clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
                             size_t n, void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
 {
-    return reduce_call(ctx, "clprim_reduce", t, op, 0, NULL, src, offset, n, result, num_events_in_wait_list,
-                       event_wait_list);
+    return reduce_call(ctx, "clprim_reduce", t, op, 0, NULL, src, offset, n, result, NULL, 0, num_events_in_wait_list,
+                       event_wait_list, NULL);
 }
 
 clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_operator *op, cl_mem src,
                                size_t offset, size_t n, void *result, cl_uint num_events_in_wait_list,
                                const cl_event *event_wait_list)
 {
-    return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, src, offset, n, result,
-                       num_events_in_wait_list, event_wait_list);
+    return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, src, offset, n, result, NULL, 0,
+                       num_events_in_wait_list, event_wait_list, NULL);
+}
+
+clprim_status clprim_reduce_to(clprim_context *ctx, clprim_type t, clprim_op op, const clprim_operator *custom,
+                               cl_mem src, size_t offset, size_t n, cl_mem result, size_t result_offset,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return reduce_call(ctx, "clprim_reduce_to", t, custom ? CLPRIM_SUM : op, custom != NULL, custom, src, offset, n,
+                       NULL, result, result_offset, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Descriptor ---- */

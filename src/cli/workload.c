@@ -326,6 +326,32 @@ static const workload_kind reduce_sum = {"reduce",     reduce_prepare, reduce_ru
                                          in_bytes,     NULL,           reduce_openmp,
     "reduce"};
 
+/* The same sum left on the device (clprim_reduce_to): read back for the check. */
+static int reduce_to_prepare(workload *w)
+{
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, 16, NULL, &err);
+    return err == CL_SUCCESS && reduce_prepare(w);
+}
+
+static clprim_status reduce_to_run(workload *w)
+{
+    return clprim_reduce_to(w->ctx, w->type, CLPRIM_SUM, NULL, w->in_buf, 0, w->n, w->aux_buf, 1, 0, NULL, NULL);
+}
+
+static int reduce_to_check(workload *w, char *why, size_t size)
+{
+    if (clEnqueueReadBuffer(clprim_queue(w->ctx), w->aux_buf, CL_TRUE, w->elem, w->elem, w->value, 0, NULL, NULL) !=
+        CL_SUCCESS) {
+        snprintf(why, size, "reading the sum back failed");
+        return 0;
+    }
+    return reduce_check(w, why, size);
+}
+
+static const workload_kind reduce_sum_to = {"reduce-to", reduce_to_prepare, reduce_to_run, reduce_cpu,
+                                            reduce_to_check, in_bytes, NULL, reduce_openmp, "reduce"};
+
 /* ---- Compaction: keep the elements above the middle, about half ---- */
 
 static void compact_threshold(clprim_type t, void *value)
@@ -732,6 +758,39 @@ static int argmax_prepare(workload *w)
 
 static const workload_kind argmax = {"argmax", argmax_prepare, argmax_run, argmax_cpu, argmax_check, in_bytes, NULL,
                                      NULL, "reduce_index"};
+
+/* The same left on the device (clprim_reduce_index_to): the element at 0 of
+ * aux_buf, its index at 8 bytes. */
+static int argmax_to_prepare(workload *w)
+{
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, 16, NULL, &err);
+    return err == CL_SUCCESS && argmax_prepare(w);
+}
+
+static clprim_status argmax_to_run(workload *w)
+{
+    return clprim_reduce_index_to(w->ctx, w->type, CLPRIM_MAX, w->in_buf, 0, w->n, w->aux_buf, 0, w->aux_buf, 1, 0,
+                                  NULL, NULL);
+}
+
+static int argmax_to_check(workload *w, char *why, size_t size)
+{
+    unsigned char answer[16];
+    if (clEnqueueReadBuffer(clprim_queue(w->ctx), w->aux_buf, CL_TRUE, 0, sizeof answer, answer, 0, NULL, NULL) !=
+        CL_SUCCESS) {
+        snprintf(why, size, "reading the answer back failed");
+        return 0;
+    }
+    cl_ulong index;
+    memcpy(w->value, answer, w->elem);
+    memcpy(&index, answer + 8, sizeof index);
+    w->count = (size_t)index;
+    return argmax_check(w, why, size);
+}
+
+static const workload_kind argmax_to = {"argmax-to", argmax_to_prepare, argmax_to_run, argmax_cpu, argmax_to_check,
+                                        in_bytes, NULL, NULL, "reduce_index"};
 
 /* ---- Threshold: the red-ratio threshold on planar float RGB, n pixels ---- */
 
@@ -1178,9 +1237,9 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 /* ---- The tables ---- */
 
 const workload_kind *const workload_kinds[] = {
-    &scan_inclusive, &scan_exclusive, &scan_user_sum,   &reduce_sum, &argmax,     &compact_half,
-    &partition_half, &scan_by_key,    &reduce_by_key,   &histogram_256, &histogram_range, &threshold_planar,
-    &sort_keys,      &sort_pairs,     &box_sort,        NULL};
+    &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
+    &argmax_to,      &compact_half,   &partition_half, &scan_by_key,  &reduce_by_key,   &histogram_256,
+    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &box_sort,        NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
