@@ -83,8 +83,10 @@ static clprim_status run(clprim_context *ctx, const clprim_plan *plan, cl_uint n
         const cl_bool last = i + 1 == plan->nreads;
         cl_int err = clEnqueueReadBuffer(ctx->queue, from, last, plan->reads[i].offset, plan->reads[i].bytes,
                                          plan->reads[i].host, 0, NULL, NULL);
-        if (err != CL_SUCCESS)
+        if (err != CL_SUCCESS) {
             s = clprim_fail_cl(ctx, err, "%s: reading the result back", plan->purpose);
+            clFinish(ctx->queue); /* an earlier read must not land in host memory after the return */
+        }
     }
     if (s == CLPRIM_SUCCESS && plan->blocking && plan->nlaunches && !plan->nreads) {
         cl_int err = clFinish(ctx->queue);
