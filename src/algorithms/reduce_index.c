@@ -43,22 +43,21 @@ static void plan_reduce_index(const clprim_context *ctx, clprim_plan *plan, cons
     clprim_reduce_index_program(ctx, type, op, &program);
     const unsigned fold = clprim_plan_program(plan, &program);
 
+    /* One group writes the answer itself; several write pairs that one more
+     * group folds, its chunk covering every pair. */
     const cl_int positions = 0, read_indices = 1;
-    if (split.groups == 1) {
-        CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", 1, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(positions), CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_BUFFER_ARG(value_out), CLPRIM_ARG(answer_values),
-                           CLPRIM_BUFFER_ARG(index_out), CLPRIM_ARG(answer_indices));
-    } else { /* the folding group's chunk covers every pair */
-        CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(positions), CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(values_offset), CLPRIM_SCRATCH_ARG,
-                           CLPRIM_ARG(indices_offset));
+    const int folds = split.groups > 1;
+    CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
+                       CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(positions), CLPRIM_ARG(count),
+                       CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(value_out),
+                       folds ? CLPRIM_ARG(values_offset) : CLPRIM_ARG(answer_values),
+                       folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(index_out),
+                       folds ? CLPRIM_ARG(indices_offset) : CLPRIM_ARG(answer_indices));
+    if (folds)
         CLPRIM_PLAN_LAUNCH(plan, fold, "reduce_index_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(values_offset),
                            CLPRIM_SCRATCH_ARG, CLPRIM_ARG(indices_offset), CLPRIM_ARG(read_indices),
                            CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_BUFFER_ARG(value_out),
                            CLPRIM_ARG(answer_values), CLPRIM_BUFFER_ARG(index_out), CLPRIM_ARG(answer_indices));
-    }
     if (host) {
         clprim_plan_read(plan, NULL, answer_values * type->size, type->size, to.host_value);
         clprim_plan_read(plan, NULL, answer_indices * sizeof(cl_ulong), sizeof(cl_ulong), to.host_index);

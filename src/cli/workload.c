@@ -253,11 +253,11 @@ static clprim_status scan_exclusive_run(workload *w)
 static const workload_kind scan_inclusive = {"scan-inclusive",   scan_prepare,     scan_inclusive_run,
                                              scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
                                              NULL,               scan_inclusive_openmp,
-    "scan"};
+    "scan", 0};
 static const workload_kind scan_exclusive = {"scan-exclusive",   scan_prepare,     scan_exclusive_run,
                                              scan_exclusive_cpu, whole_output_check, in_and_out_bytes,
                                              NULL,               scan_exclusive_openmp,
-    "scan"};
+    "scan", 0};
 
 /* The inclusive sum written as a caller's operator: what a user-defined
  * operator costs beside the built-in one. */
@@ -271,7 +271,7 @@ static clprim_status scan_user_sum_run(workload *w)
 static const workload_kind scan_user_sum = {"scan-op-sum",      scan_prepare,       scan_user_sum_run,
                                             scan_inclusive_cpu, whole_output_check, in_and_out_bytes,
                                             NULL,               scan_inclusive_openmp,
-    "scan"};
+    "scan", 1};
 
 /* ---- Reduce ---- */
 
@@ -324,7 +324,7 @@ static int reduce_check(workload *w, char *why, size_t size)
 
 static const workload_kind reduce_sum = {"reduce",     reduce_prepare, reduce_run, reduce_cpu, reduce_check,
                                          in_bytes,     NULL,           reduce_openmp,
-    "reduce"};
+    "reduce", 0};
 
 /* The same sum left on the device (clprim_reduce_to): read back for the check. */
 static int reduce_to_prepare(workload *w)
@@ -350,7 +350,7 @@ static int reduce_to_check(workload *w, char *why, size_t size)
 }
 
 static const workload_kind reduce_sum_to = {"reduce-to", reduce_to_prepare, reduce_to_run, reduce_cpu,
-                                            reduce_to_check, in_bytes, NULL, reduce_openmp, "reduce"};
+                                            reduce_to_check, in_bytes, NULL, reduce_openmp, "reduce", 0};
 
 /* ---- Compaction: keep the elements above the middle, about half ---- */
 
@@ -458,7 +458,7 @@ static double compact_bytes(const workload *w)
 
 static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
                                            compact_bytes, NULL,            compact_openmp,
-    "compact"};
+    "compact", 0};
 
 /* ---- Partition: the elements above the middle first, then the rest ---- */
 
@@ -499,7 +499,7 @@ static double partition_bytes(const workload *w)
 
 static const workload_kind partition_half = {"partition",     compact_prepare, partition_run, partition_cpu,
                                              partition_check, partition_bytes, NULL,          NULL,
-    "compact"};
+    "compact", 0};
 
 /* ---- By key: int32 keys in runs of about 100, the values w->in ---- */
 
@@ -554,7 +554,7 @@ static double scan_by_key_bytes(const workload *w)
 static const workload_kind scan_by_key = {"scan-by-key",   scan_by_key_prepare, scan_by_key_run,
                                           scan_by_key_cpu, whole_output_check,  scan_by_key_bytes,
                                           NULL,            NULL,
-    "scan_by_key"};
+    "scan_by_key", 0};
 
 static int reduce_by_key_prepare(workload *w)
 {
@@ -596,7 +596,7 @@ static double reduce_by_key_bytes(const workload *w)
 static const workload_kind reduce_by_key = {"reduce-by-key",   reduce_by_key_prepare, reduce_by_key_run,
                                             reduce_by_key_cpu, compact_check,         reduce_by_key_bytes,
                                             NULL,              NULL,
-    "reduce_by_key"};
+    "reduce_by_key", 0};
 
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
@@ -662,7 +662,7 @@ static void histogram_openmp(workload *w)
 
 static const workload_kind histogram_256 = {"histogram",        histogram_prepare, histogram_run,   histogram_cpu,
                                             whole_output_check, in_bytes,          NULL,            histogram_openmp,
-    "histogram"};
+    "histogram", 0};
 
 /* ---- Histogram over edges: the histogram's data in 64 bins of four values
  * (floats: of 1/64) between edges the device reads ---- */
@@ -718,7 +718,7 @@ static int wider_than_a_byte(clprim_type t)
 static const workload_kind histogram_range = {"histogram-range", histogram_range_prepare, histogram_range_run,
                                               histogram_range_cpu, histogram_range_check, in_bytes,
                                               wider_than_a_byte, NULL,
-                                              "histogram_range"};
+                                              "histogram_range", 0};
 
 /* ---- Argmax: the largest element and its first index ---- */
 
@@ -757,7 +757,7 @@ static int argmax_prepare(workload *w)
 }
 
 static const workload_kind argmax = {"argmax", argmax_prepare, argmax_run, argmax_cpu, argmax_check, in_bytes, NULL,
-                                     NULL, "reduce_index"};
+                                     NULL, "reduce_index", 0};
 
 /* The same left on the device (clprim_reduce_index_to): the element at 0 of
  * aux_buf, its index at 8 bytes. */
@@ -790,7 +790,7 @@ static int argmax_to_check(workload *w, char *why, size_t size)
 }
 
 static const workload_kind argmax_to = {"argmax-to", argmax_to_prepare, argmax_to_run, argmax_cpu, argmax_to_check,
-                                        in_bytes, NULL, NULL, "reduce_index"};
+                                        in_bytes, NULL, NULL, "reduce_index", 0};
 
 /* ---- Threshold: the red-ratio threshold on planar float RGB, n pixels ---- */
 
@@ -861,7 +861,7 @@ static void threshold_openmp(workload *w)
 
 static const workload_kind threshold_planar = {"threshold",        threshold_prepare, threshold_run, threshold_cpu,
                                                whole_output_check, in_and_out_bytes,  float_only,    threshold_openmp,
-    "threshold"};
+    "threshold", 0};
 
 /* ---- Radix sort: keys alone, and (key, uint32 value) pairs ----
  * The input buffer holds the keys, then for pairs the values: the bench's copy
@@ -983,10 +983,10 @@ static void sort_pairs_cpu(workload *w) { sort_cpu(w, 1); }
 
 static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_keys_run, sort_keys_cpu,
                                         whole_output_check, in_and_out_bytes, sortable, NULL,
-    "radix_sort"};
+    "radix_sort", 0};
 static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
-    "radix_sort"};
+    "radix_sort", 0};
 
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
@@ -1050,7 +1050,7 @@ static double box_bytes(const workload *w)
 
 static const workload_kind box_sort = {"box-sort", box_prepare, box_run, box_cpu, whole_output_check, box_bytes,
                                        float_only, NULL,
-    "box_sort"};
+    "box_sort", 0};
 
 /* ---- On a photograph: the red-ratio threshold, Otsu, k-means ---- */
 
@@ -1087,7 +1087,7 @@ static void photo_threshold_cpu(workload *w)
 
 static const workload_kind photo_threshold = {"threshold-photo", photo_threshold_prepare, photo_threshold_run,
                                               photo_threshold_cpu, whole_output_check, in_and_out_bytes, NULL, NULL,
-    "threshold"};
+    "threshold", 0};
 
 /* Otsu: the grey histogram, the level, the mask (GREY8), all on the device. */
 static int photo_otsu_prepare(workload *w)
@@ -1176,7 +1176,7 @@ static double photo_otsu_bytes(const workload *w)
 
 static const workload_kind photo_otsu = {"otsu-photo", photo_otsu_prepare, photo_otsu_run, photo_otsu_cpu,
                                          photo_otsu_check, photo_otsu_bytes, NULL, NULL,
-    "threshold"};
+    "threshold", 0};
 
 /* k-means: 8 colours, 5 iterations from k-means++ centres; labels (n bytes)
  * then the quantized photograph (RGB8) in one buffer. */
@@ -1232,7 +1232,7 @@ static double photo_kmeans_bytes(const workload *w)
 
 static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare, photo_kmeans_run, photo_kmeans_cpu,
                                            photo_kmeans_check, photo_kmeans_bytes, NULL, NULL,
-    "kmeans"};
+    "kmeans", 0};
 
 /* ---- The tables ---- */
 
