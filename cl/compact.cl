@@ -274,6 +274,58 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
     (void)value;
 }
 
+/* clprim_find_if: firsts[firsts_offset + g] = the index of the first kept
+ * element of [g * chunk, min(n, (g + 1) * chunk)), or n when none, for a fold
+ * with MIN. Each group visits its tiles in order and stops at its first
+ * match, publishing that tile's number to *found_tile (atomic_min, from ~0);
+ * before each tile it reads *found_tile and stops when a match lies in an
+ * earlier tile, since its chunk cannot then hold the first one. The early
+ * stops change how much is read, never the answer. Tile numbers past 32 bits
+ * are taken as ~0 - 1, which only stops fewer groups. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void find_first_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
+                       T value, ulong n, ulong chunk, __global ulong *firsts, ulong firsts_offset,
+                       __global uint *found_tile, ulong found_tile_offset)
+{
+    __local uint best, stop;
+    const uint lid = get_local_id(0);
+    const ulong begin = get_group_id(0) * chunk;
+    const ulong end = min(n, begin + chunk);
+    src += src_offset;
+    flags += flags_offset;
+    found_tile += found_tile_offset;
+    ulong first = n;
+    for (ulong base = begin; base < end; base += TILE) {
+        const uint tile = (uint)min(base / TILE, (ulong)UINT_MAX - 1);
+        if (lid == 0) {
+            best = TILE;
+            stop = atomic_or(found_tile, 0u) < tile; /* an atomic read */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (stop)
+            break;
+        uint mine = TILE;
+        for (uint k = 0; k < ITEMS && mine == TILE; k++) {
+            const uint j = k * WG + lid;
+            if (base + j < end && KEEP(src[base + j], base + j))
+                mine = j;
+        }
+        if (mine < TILE)
+            atomic_min(&best, mine);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (best < TILE) {
+            first = base + best;
+            if (lid == 0)
+                atomic_min(found_tile, tile);
+            break;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* every work-item has read best and stop */
+    }
+    if (lid == 0)
+        firsts[firsts_offset + get_group_id(0)] = first;
+    (void)value;
+}
+
 #ifdef STATUS_STORE64
 /* 16 records a step: on the H100 at 2^28 int32, 32 took 6% longer. */
 DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16)

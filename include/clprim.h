@@ -562,6 +562,88 @@ CLPRIM_API clprim_status clprim_partition(clprim_context *ctx, clprim_type t, co
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
 
+/* The first element of src[src_offset .. +n) that passes `keep` (every
+ * predicate kind of clprim_compact): its index, counted from src_offset, to
+ * index[index_offset] as a cl_ulong; n when none does (also when n == 0).
+ * Enqueues only. Work-groups stop once an earlier tile holds a match, so a
+ * match near the front costs little of a full pass; the answer is the same on
+ * every run. Errors: those of clprim_compact's predicate and src; index NULL,
+ * CL_MEM_READ_ONLY or sharing a byte with src or keep->flags:
+ * CLPRIM_INVALID_ARGUMENT; index without an element at index_offset:
+ * CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_predicate *keep,
+                                        cl_mem src, size_t src_offset, size_t n, cl_mem index,
+                                        size_t index_offset, cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+
+/* ---- Element-wise: transform, transform-reduce, adjacent difference ----- */
+
+/* An element-wise function of one or two arrays: element i is
+ * f(x[x_offset + i], y[y_offset + i], i).
+ *   expression  an OpenCL C expression over x (an element of x_type, as its
+ *               OpenCL type: int, uint, long, ulong, float, double, uchar), y
+ *               (an element of y_type, when y is not NULL) and i (its index
+ *               counted from the offsets, ulong): "x * x", "2.5f * x + y",
+ *               "x < 0 ? -x : x", "(double)x * (double)y". The grammar, the
+ *               limits and the messages are those of clprim_predicate's
+ *               expression, with x, y and i as the names. The value is
+ *               converted to the destination type as C converts it (a float
+ *               out of an integer type's range has no defined conversion: clamp
+ *               it in the expression). Compiled and cached per expression and
+ *               types, as every kernel.
+ *   x_type, x, x_offset  the first input
+ *   y_type, y, y_offset  the second input, or y == NULL (y_type ignored) */
+typedef struct {
+    const char *expression;
+    clprim_type x_type;
+    cl_mem x;
+    size_t x_offset;
+    clprim_type y_type;
+    cl_mem y;
+    size_t y_offset;
+} clprim_map;
+
+/* dst[dst_offset + i] = f(i) for i < n, converted to dst_type. In place when
+ * dst is exactly x's (or y's) elements, of the same size; other overlaps with
+ * an input are CLPRIM_INVALID_ARGUMENT. Enqueues only; the same bits on every
+ * run. Errors: NULL f, an unknown type, a NULL, empty or refused expression, or
+ * one that names y without a second input: CLPRIM_INVALID_ARGUMENT naming
+ * f->expression; an input or dst shorter than its offset + n:
+ * CLPRIM_BUFFER_TOO_SMALL; an expression the compiler rejects:
+ * CLPRIM_BUILD_FAILED with its log. n == 0 writes nothing (the expression is
+ * still compiled, so a bad one fails). A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_transform(clprim_context *ctx, const clprim_map *f, size_t n, clprim_type dst_type,
+                                          cl_mem dst, size_t dst_offset, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+
+/* The reduction (as clprim_reduce_to: op, or custom when not NULL) of f(i)
+ * over i < n, each converted to t, without storing them: one element of type
+ * t to result[result_offset]. Enqueues only. The elements are combined in the
+ * grouping clprim_reduce_to uses for an array of them, so the result is the
+ * same bits as transforming into an array of t and reducing that. n == 0
+ * writes what clprim_reduce_to writes for it. Errors: those of
+ * clprim_transform (for f) and of clprim_reduce_to (for t, op, custom and
+ * result, which must not share a byte with an input). */
+CLPRIM_API clprim_status clprim_transform_reduce(clprim_context *ctx, const clprim_map *f, size_t n, clprim_type t,
+                                                 clprim_op op, const clprim_operator *custom, cl_mem result,
+                                                 size_t result_offset, cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event);
+
+/* dst[dst_offset] = src[src_offset] and, for 0 < i < n, dst[dst_offset + i] =
+ * difference(src[src_offset + i], src[src_offset + i - 1]), where difference
+ * is an OpenCL C expression over a (the element) and b (the one before it),
+ * in clprim_operator's grammar, converted to t; NULL means "a - b" (integers
+ * wrap as their type does). src and dst must not overlap
+ * (CLPRIM_INVALID_ARGUMENT). Enqueues only; the same bits on every run.
+ * Errors: an unknown type, an empty or refused difference:
+ * CLPRIM_INVALID_ARGUMENT; buffers shorter than offset + n:
+ * CLPRIM_BUFFER_TOO_SMALL; an expression the compiler rejects:
+ * CLPRIM_BUILD_FAILED. n == 0 writes nothing. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_adjacent_difference(clprim_context *ctx, clprim_type t, const char *difference,
+                                                    cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                                                    size_t n, cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Histograms -------------------------------------------------------- */
 
 /* counts[counts_offset + b] (cl_uint) += the number of elements of

@@ -633,6 +633,32 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
 /* The OpenCL C scalar of an element type: "int", ..., "uchar"; "unknown" outside the enum. */
 const char *clprim_scalar_name(clprim_type t);
 
+/* ---- Callers' element-wise functions (transform.c, cl/block/map.cl) ---- */
+
+/* A checked clprim_map: its inputs' types and bytes, its expression parsed. */
+typedef struct {
+    const clprim_map *f;
+    const clprim_type_info *x, *y; /* y NULL: one input */
+    clprim_region x_bytes, y_bytes;
+    char *expression;
+} clprim_mapped;
+/* Checks f for n elements (types, inputs, the expression over x, i and y);
+ * messages name f->x, f->y and f->expression. Free m with clprim_mapped_free
+ * whatever the result. */
+clprim_status clprim_check_map(clprim_context *ctx, const char *function, const clprim_map *f, size_t n,
+                               clprim_mapped *m);
+void clprim_mapped_free(clprim_mapped *m);
+/* Adds -DX_TYPE, -DY_TYPE and -DMAP to a program of a file that includes
+ * block/map.cl. */
+void clprim_map_options(clprim_program *p, const clprim_mapped *m);
+/* The buffer and offset a launch passes as the second input (MAP_PARAMS). */
+cl_mem clprim_map_second(const clprim_mapped *m, cl_ulong *offset);
+/* clprim_execute, where a build failure is the function's expression's (its
+ * value converted to `to`): the message says so. */
+clprim_status clprim_map_execute(clprim_context *ctx, clprim_plan *plan, const clprim_mapped *m,
+                                 const clprim_type_info *to, cl_uint num_events_in_wait_list,
+                                 const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Compaction and histograms (compact.c, histogram.c) ----
  * For the demo, the benchmarks and the image code. Kernel files and names, for profiling hooks and messages: */
 #define CLPRIM_COMPACT_FILE "compact.cl"     /* kernels: count_chunks, scatter_chunks, copy_elements */

@@ -256,6 +256,84 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
     return CLPRIM_SUCCESS;
 }
 
+/* clprim_find_if: each group's first match (scratch), folded with MIN into
+ * the caller's index; one group writes it directly. The program is
+ * compaction's for the predicate, so one build serves both. */
+static void plan_find(clprim_context *ctx, clprim_plan *plan, clprim_program *program, const clprim_type_info *type,
+                      const clprim_predicate *keep, cl_mem src, size_t src_offset, size_t n, cl_mem index,
+                      size_t index_offset)
+{
+    const clprim_split split = clprim_split_range(&program->shape, n);
+    const unsigned compact_cl = clprim_plan_program(plan, program); /* takes the program over */
+    const int folds = split.groups > 1;
+    const cl_ulong found_tile = clprim_layout_part(&plan->scratch, sizeof(cl_uint)) / sizeof(cl_uint);
+    const cl_ulong firsts = clprim_layout_part(&plan->scratch, split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+    const cl_ulong one = 1, count = n, in_offset = src_offset, answer = index_offset, groups = split.groups;
+    const cl_int none = -1;
+    const cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : src; /* unread unless FLAGGED */
+    const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
+    cl_ulong value = 0; /* the widest element; the kernel takes the type's bytes of it */
+    if (keep->keep <= CLPRIM_KEEP_NE)
+        memcpy(&value, keep->value, type->size);
+    CLPRIM_PLAN_LAUNCH(plan, compact_cl, "fill_words", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_tile), CLPRIM_ARG(one),
+                       CLPRIM_ARG(none));
+    CLPRIM_PLAN_LAUNCH(plan, compact_cl, "find_first_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(in_offset),
+                       CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(type->size, &value),
+                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_ARG(index),
+                       folds ? CLPRIM_ARG(firsts) : CLPRIM_ARG(answer), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_tile));
+    if (folds) {
+        const clprim_combine min = clprim_combine_builtin(CLPRIM_MIN);
+        clprim_program fold;
+        clprim_combine_program(ctx, &fold, "find", "reduce.cl", &ctx->tuning, clprim_type_info_of(CLPRIM_UINT64),
+                               &min);
+        const unsigned reduce_cl = clprim_plan_program(plan, &fold);
+        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(firsts),
+                           CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_ARG(index), CLPRIM_ARG(answer));
+    }
+}
+
+clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_predicate *keep, cl_mem src,
+                             size_t src_offset, size_t n, cl_mem index, size_t index_offset,
+                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    static const char *const fn = "clprim_find_if";
+    const clprim_type_info *type;
+    clprim_region flag_bytes = {0}, src_bytes, index_bytes;
+    CLPRIM_ENTER(s, ctx, fn);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_type(ctx, t, &type);
+    if (s == CLPRIM_SUCCESS)
+        s = check_predicate(ctx, keep, n, &flag_bytes);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, CLPRIM_READS, &src_bytes);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_buffer(ctx, "index", index, index_offset, 1, sizeof(cl_ulong), CLPRIM_WRITES, &index_bytes);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "src", &src_bytes, "index", &index_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, "keep->flags", &flag_bytes, "index", &index_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    clprim_program program;
+    s = clprim_compact_program(ctx, t, type, keep, &shape, &program);
+    if (s != CLPRIM_SUCCESS) {
+        clprim_program_end(&program);
+        return s;
+    }
+    clprim_plan plan;
+    clprim_plan_begin(&plan, "find");
+    plan_find(ctx, &plan, &program, type, keep, src, src_offset, n, index, index_offset);
+    s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+    if (s == CLPRIM_BUILD_FAILED && keep->keep == CLPRIM_KEEP_EXPRESSION) {
+        const clprim_compaction c = {.t = t, .type = type, .keep = keep};
+        expression_failed(ctx, &c);
+    }
+    return s;
+}
+
 /* ---- Descriptor ---- */
 
 /* Per type and predicate kind, but expressions (compiled per expression, like

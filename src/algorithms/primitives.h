@@ -12,6 +12,7 @@
     X(scan_by_key)                                                                                               \
     X(reduce_by_key)                                                                                             \
     X(compact)                                                                                                   \
+    X(transform)                                                                                                 \
     X(histogram)                                                                                                 \
     X(histogram_range)                                                                                           \
     X(radix_sort)                                                                                                \

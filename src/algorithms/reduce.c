@@ -34,17 +34,26 @@ typedef struct {
     cl_ulong offset;
 } reduce_target;
 
+/* What a reduction reads: src's elements from offset, or (map) a caller's
+ * function of one or two arrays, computed by pass 1 and never stored. */
+typedef struct {
+    cl_mem src;
+    size_t offset;
+    const clprim_mapped *map;
+} reduce_input;
+
 /* The plan of a reduction: one partial per work-group, then, with several,
  * one group folding them into the slot after them, read back to the host; or
  * the last launch writes the caller's buffer. With no element a host result
  * needs no launch (the plan builds a caller's operator, which must compile,
  * and waits for the wait list); a device result is one group's fold of
- * nothing, which writes the empty result. */
+ * nothing, which writes the empty result. A function's pass 1 is its own
+ * program (reduce.cl with -DMAP); the fold is the plain one's. */
 static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
-                        int user_op, cl_mem src, size_t offset, size_t n, reduce_target to, clprim_plan *plan)
+                        int user_op, reduce_input in, size_t n, reduce_target to, clprim_plan *plan)
 {
     const clprim_tuning *shape = &ctx->tuning;
-    clprim_plan_begin(plan, "reduce");
+    clprim_plan_begin(plan, in.map ? "transform-reduce" : "reduce");
     plan->blocking = to.host != NULL;
     clprim_program program;
     clprim_combine_program(ctx, &program, "reduce", "reduce.cl", shape, type, c);
@@ -52,18 +61,41 @@ static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type,
         clprim_program_end(&program);
         return;
     }
-    const unsigned reduce_cl = clprim_plan_program(plan, &program);
+    const clprim_split split = clprim_split_range(shape, n);
+    const int folds = split.groups > 1; /* the folding group's chunk covers every partial */
+    unsigned reduce_cl = 0, first_cl;
+    if (in.map) {
+        clprim_program mapped;
+        clprim_combine_program(ctx, &mapped, "transform-reduce", "reduce.cl", shape, type, c);
+        clprim_map_options(&mapped, in.map);
+        first_cl = clprim_plan_program(plan, &mapped);
+        if (folds)
+            reduce_cl = clprim_plan_program(plan, &program);
+        else
+            clprim_program_end(&program);
+    } else {
+        first_cl = reduce_cl = clprim_plan_program(plan, &program);
+    }
     if (n == 0 && to.host)
         return;
-    const clprim_split split = clprim_split_range(shape, n);
-    const cl_ulong count = n, src_offset = offset, groups = split.groups;
+    const cl_ulong count = n, src_offset = in.offset, groups = split.groups;
     const cl_ulong partials = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size) / type->size;
     const cl_ulong answer = to.host ? partials + (split.groups > 1 ? split.groups : 0) : to.offset;
     const cl_mem out = to.buffer; /* NULL: the scratch */
-    const int folds = split.groups > 1; /* the folding group's chunk covers every partial */
-    CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(src_offset),
-                       CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(out),
-                       folds ? CLPRIM_ARG(partials) : CLPRIM_ARG(answer));
+    const clprim_arg first_out = folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(out);
+    const clprim_arg first_at = folds ? CLPRIM_ARG(partials) : CLPRIM_ARG(answer);
+    if (in.map) {
+        const clprim_map *f = in.map->f;
+        const cl_ulong x_offset = f->x_offset;
+        cl_ulong y_offset;
+        const cl_mem y = clprim_map_second(in.map, &y_offset);
+        CLPRIM_PLAN_LAUNCH(plan, first_cl, "reduce_chunks", split.groups, CLPRIM_ARG(f->x), CLPRIM_ARG(x_offset),
+                           CLPRIM_ARG(y), CLPRIM_ARG(y_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
+                           first_out, first_at);
+    } else {
+        CLPRIM_PLAN_LAUNCH(plan, first_cl, "reduce_chunks", split.groups, CLPRIM_ARG(in.src),
+                           CLPRIM_ARG(src_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), first_out, first_at);
+    }
     if (folds)
         CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
                            CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_BUFFER_ARG(out), CLPRIM_ARG(answer));
@@ -71,40 +103,53 @@ static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type,
         clprim_plan_read(plan, NULL, answer * type->size, type->size, to.host);
 }
 
-/* clprim_reduce, clprim_reduce_op and clprim_reduce_to: the checks, then the
+/* clprim_reduce, clprim_reduce_op, clprim_reduce_to and
+ * clprim_transform_reduce (f: the function, for src): the checks, then the
  * plan (result: the host's, or NULL for result_buffer's). */
 static clprim_status reduce_call(clprim_context *ctx, const char *function, clprim_type t, clprim_op op,
-                                 int user_op, const clprim_operator *user, cl_mem src, size_t offset, size_t n,
-                                 void *result, cl_mem result_buffer, size_t result_offset,
+                                 int user_op, const clprim_operator *user, const clprim_map *f, cl_mem src,
+                                 size_t offset, size_t n, void *result, cl_mem result_buffer, size_t result_offset,
                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_type_info *type;
     clprim_region in, out;
+    clprim_mapped map = {0};
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, function);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_operator(ctx, t, &type, op, user_op, user, &c);
-    if (s == CLPRIM_SUCCESS)
+    if (s == CLPRIM_SUCCESS && f)
+        s = clprim_check_map(ctx, function, f, n, &map);
+    else if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "src", src, offset, n, type->size, CLPRIM_READS, &in);
     if (s == CLPRIM_SUCCESS && !result && !result_buffer)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: result is NULL", function);
     if (s == CLPRIM_SUCCESS && !result) {
         s = clprim_check_buffer(ctx, "result", result_buffer, result_offset, 1, type->size, CLPRIM_WRITES, &out);
         if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, function, "src", &in, "result", &out, 0);
+            s = clprim_check_disjoint(ctx, function, f ? "f->x" : "src", f ? &map.x_bytes : &in, "result", &out, 0);
+        if (s == CLPRIM_SUCCESS && f && f->y)
+            s = clprim_check_disjoint(ctx, function, "f->y", &map.y_bytes, "result", &out, 0);
     }
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, function, num_events_in_wait_list, event_wait_list);
+    /* A caller's operator is built first, so that a build failure of the
+     * plan's is the function's. */
+    if (s == CLPRIM_SUCCESS && f && user_op)
+        s = clprim_combine_prepare(ctx, "reduce", "reduce.cl", type, &c);
     if (s == CLPRIM_SUCCESS) {
         const reduce_target to = {result, result_buffer, result_offset};
+        const reduce_input input = {src, offset, f ? &map : NULL};
         clprim_plan plan;
-        plan_reduce(ctx, type, &c, user_op, src, offset, n, to, &plan);
-        s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
+        plan_reduce(ctx, type, &c, user_op, input, n, to, &plan);
+        s = f ? clprim_map_execute(ctx, &plan, &map, type, num_events_in_wait_list, event_wait_list, event)
+              : clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
     }
     if (s == CLPRIM_SUCCESS && result && n == 0 && user_op) /* nothing combined */
         memcpy(result, user->identity, type->size);
     else if (s == CLPRIM_SUCCESS && result && n == 0)
         write_empty_result(t, op, result);
+    clprim_mapped_free(&map);
     clprim_combine_free(&c);
     return s;
 }
@@ -112,7 +157,7 @@ static clprim_status reduce_call(clprim_context *ctx, const char *function, clpr
 clprim_status clprim_reduce(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src, size_t offset,
                             size_t n, void *result, cl_uint num_events_in_wait_list, const cl_event *event_wait_list)
 {
-    return reduce_call(ctx, "clprim_reduce", t, op, 0, NULL, src, offset, n, result, NULL, 0, num_events_in_wait_list,
+    return reduce_call(ctx, "clprim_reduce", t, op, 0, NULL, NULL, src, offset, n, result, NULL, 0, num_events_in_wait_list,
                        event_wait_list, NULL);
 }
 
@@ -120,7 +165,7 @@ clprim_status clprim_reduce_op(clprim_context *ctx, clprim_type t, const clprim_
                                size_t offset, size_t n, void *result, cl_uint num_events_in_wait_list,
                                const cl_event *event_wait_list)
 {
-    return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, src, offset, n, result, NULL, 0,
+    return reduce_call(ctx, "clprim_reduce_op", t, CLPRIM_SUM, 1, op, NULL, src, offset, n, result, NULL, 0,
                        num_events_in_wait_list, event_wait_list, NULL);
 }
 
@@ -128,8 +173,17 @@ clprim_status clprim_reduce_to(clprim_context *ctx, clprim_type t, clprim_op op,
                                cl_mem src, size_t offset, size_t n, cl_mem result, size_t result_offset,
                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    return reduce_call(ctx, "clprim_reduce_to", t, custom ? CLPRIM_SUM : op, custom != NULL, custom, src, offset, n,
+    return reduce_call(ctx, "clprim_reduce_to", t, custom ? CLPRIM_SUM : op, custom != NULL, custom, NULL, src, offset, n,
                        NULL, result, result_offset, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_transform_reduce(clprim_context *ctx, const clprim_map *f, size_t n, clprim_type t,
+                                      clprim_op op, const clprim_operator *custom, cl_mem result,
+                                      size_t result_offset, cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event)
+{
+    return reduce_call(ctx, "clprim_transform_reduce", t, custom ? CLPRIM_SUM : op, custom != NULL, custom, f, NULL,
+                       0, n, NULL, result, result_offset, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Descriptor ---- */
