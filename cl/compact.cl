@@ -295,29 +295,39 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
     flags += flags_offset;
     found_tile += found_tile_offset;
     ulong first = n;
-    for (ulong base = begin; base < end; base += TILE) {
+    /* One exit, in the loop's condition: every work-item leaves together
+     * (PoCL mishandles a break out of a loop with barriers). */
+    int done = 0;
+    for (ulong base = begin; base < end && !done; base += TILE) {
         const uint tile = (uint)min(base / TILE, (ulong)UINT_MAX - 1);
         if (lid == 0) {
             best = TILE;
             stop = atomic_or(found_tile, 0u) < tile; /* an atomic read */
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (stop)
-            break;
+        /* No early exit within the tile: every load is in flight at once,
+         * and on the CPU shape the loop vectorizes as a min-reduction. */
         uint mine = TILE;
-        for (uint k = 0; k < ITEMS && mine == TILE; k++) {
-            const uint j = k * WG + lid;
-            if (base + j < end && KEEP(src[base + j], base + j))
-                mine = j;
+        if (!stop) {
+#if WG == 1
+            const uint count = (uint)min((ulong)TILE, end - base);
+            for (uint j = 0; j < count; j++)
+                mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)TILE);
+#else
+            for (uint k = 0; k < ITEMS; k++) {
+                const uint j = k * WG + lid;
+                mine = min(mine, base + j < end && KEEP(src[base + j], base + j) ? j : (uint)TILE);
+            }
+#endif
         }
         if (mine < TILE)
             atomic_min(&best, mine);
         barrier(CLK_LOCAL_MEM_FENCE);
+        done = stop || best < TILE;
         if (best < TILE) {
             first = base + best;
             if (lid == 0)
                 atomic_min(found_tile, tile);
-            break;
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* every work-item has read best and stop */
     }

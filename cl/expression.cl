@@ -1,6 +1,6 @@
 /* What callers' expressions need (src/runtime/expression.c writes them): integer
- * division and remainder that cannot trap, and doubles where the device has
- * them (unsuffixed floating literals are double there, as in C).
+ * division and remainder that cannot trap, doubles where the device has them
+ * (unsuffixed floating literals are double there, as in C), and C's rounding.
  *
  * An integer a / b or a % b traps on CPUs (SIGFPE, in the caller's process
  * where kernels run in it) when b == 0 or when a is the type's lowest value and
@@ -14,6 +14,10 @@
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+
+/* Each floating operation rounds on its own, as in a C loop over the same
+ * expression: no fused multiply-add where the device has one. */
+#pragma OPENCL FP_CONTRACT OFF
 
 #define CLPRIM_INTEGER_DIVISION(T, LOWEST)                                        \
     T clprim_div_##T(const T a, const T b)                                         \

@@ -3,26 +3,36 @@
  * elements; on a CPU's one-work-item groups, each runs through its own chunk. */
 #include "block/element.cl"
 
-/* dst[i] = ELEMENT(i) over work-group g's chunk [g * chunk, min(n, (g + 1) *
- * chunk)), a tile at a time: each work-item computes its ITEMS elements of the
- * tile before it stores any, so that their loads are in flight together. */
-#define STORE_ELEMENTS(dst, n, chunk, ELEMENT)                                           \
-    do {                                                                               \
-        const ulong end_ = min((ulong)(n), (get_group_id(0) + 1) * (chunk));          \
-        for (ulong base_ = get_group_id(0) * (chunk); base_ < end_; base_ += TILE) {   \
-            T v_[ITEMS];                                                               \
-            for (uint k_ = 0; k_ < ITEMS; k_++) {                                      \
-                const ulong i_ = base_ + k_ * WG + get_local_id(0);                    \
-                if (i_ < end_)                                                         \
-                    v_[k_] = ELEMENT(i_);                                              \
-            }                                                                          \
-            for (uint k_ = 0; k_ < ITEMS; k_++) {                                      \
-                const ulong i_ = base_ + k_ * WG + get_local_id(0);                    \
-                if (i_ < end_)                                                         \
-                    dst[i_] = v_[k_];                                                  \
-            }                                                                          \
-        }                                                                              \
+/* dst[i] = ELEMENT(i) for the i from `first` on in work-group g's chunk
+ * [g * chunk, min(n, (g + 1) * chunk)). On the CPU shape, a plain loop the compiler can vectorize; else a
+ * tile at a time, each work-item computing its ITEMS elements of the tile
+ * before it stores any, so that their loads are in flight together. */
+#if WG == 1
+#define STORE_ELEMENTS(dst, first, n, chunk, ELEMENT)                                   \
+    do {                                                                                \
+        const ulong end_ = min((ulong)(n), (get_group_id(0) + 1) * (chunk));            \
+        for (ulong i_ = max((ulong)(first), get_group_id(0) * (chunk)); i_ < end_; i_++) \
+            dst[i_] = ELEMENT(i_);                                                      \
     } while (0)
+#else
+#define STORE_ELEMENTS(dst, first, n, chunk, ELEMENT)                                   \
+    do {                                                                                \
+        const ulong end_ = min((ulong)(n), (get_group_id(0) + 1) * (chunk));            \
+        for (ulong base_ = get_group_id(0) * (chunk); base_ < end_; base_ += TILE) {    \
+            T v_[ITEMS];                                                                \
+            for (uint k_ = 0; k_ < ITEMS; k_++) {                                       \
+                const ulong i_ = base_ + k_ * WG + get_local_id(0);                     \
+                if (i_ >= (first) && i_ < end_)                                         \
+                    v_[k_] = ELEMENT(i_);                                               \
+            }                                                                           \
+            for (uint k_ = 0; k_ < ITEMS; k_++) {                                       \
+                const ulong i_ = base_ + k_ * WG + get_local_id(0);                     \
+                if (i_ >= (first) && i_ < end_)                                         \
+                    dst[i_] = v_[k_];                                                   \
+            }                                                                           \
+        }                                                                               \
+    } while (0)
+#endif
 
 #ifdef MAP
 #include "block/map.cl"
@@ -33,7 +43,7 @@ void transform(MAP_PARAMS, ulong n, ulong chunk, __global T *dst, ulong dst_offs
 {
     MAP_BEGIN();
     dst += dst_offset;
-    STORE_ELEMENTS(dst, n, chunk, MAP_AT);
+    STORE_ELEMENTS(dst, 0, n, chunk, MAP_AT);
 }
 #endif
 
@@ -54,7 +64,9 @@ void adjacent_difference(__global const T *src, ulong src_offset, ulong n, ulong
 {
     src += src_offset;
     dst += dst_offset;
-#define DIFFERENCE_AT(i) ((i) ? difference(src[i], src[(i) - 1]) : src[0])
-    STORE_ELEMENTS(dst, n, chunk, DIFFERENCE_AT);
+    if (get_global_id(0) == 0 && n > 0)
+        dst[0] = src[0];
+#define DIFFERENCE_AT(i) difference(src[i], src[(i) - 1])
+    STORE_ELEMENTS(dst, 1, n, chunk, DIFFERENCE_AT);
 }
 #endif

@@ -488,6 +488,10 @@ typedef enum {
  *               expression, the condition of ?:, an operand of ! && ||) is true
  *               when non-zero, NaN included. min, max and clamp of floats are
  *               fmin, fmax and fmin(fmax(x, lo), hi): a NaN loses to a number.
+ *               Each floating operation is rounded on its own, as C rounds it
+ *               (no fused multiply-add), so a C loop over the same arithmetic
+ *               gives the same bits (functions such as sin keep OpenCL's
+ *               accuracy, which may differ from a C library's in the last bit).
  *               ~ << >> & ^ | % take integers only (floats: fmod). Integer a / 0
  *               and a % 0 are 0, and the type's lowest value / -1 is that value
  *               (% -1 is 0), so no division traps; float division follows IEEE.

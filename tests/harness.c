@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* strcasestr, nftw */
 #include "harness.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
@@ -639,17 +640,27 @@ int harness_run(Suite *s)
 
 void harness_copy_common_kernels(const char *dir)
 {
-    const char *files[] = {"constants.h",       "types.h",        "expression.cl",        "block/element.cl",
-                           "block/fill.cl",     "block/lookback.cl", "block/reduce_scan.cl", "block/tile.cl"};
-    char block[4300];
-    snprintf(block, sizeof block, "%s/block", dir);
-    ck_assert_int_eq(mkdir(block, 0700), 0);
+    const char *files[] = {"constants.h", "types.h", "expression.cl"};
+    char from[4300], to[4300];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", harness_kernel_source_dir(), files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);
         harness_copy_file(from, to);
     }
+    /* The whole block layer, whatever it holds. */
+    snprintf(to, sizeof to, "%s/block", dir);
+    ck_assert_int_eq(mkdir(to, 0700), 0);
+    snprintf(from, sizeof from, "%s/block", harness_kernel_source_dir());
+    DIR *block = opendir(from);
+    ck_assert_msg(block != NULL, "cannot list %s", from);
+    for (struct dirent *e; (e = readdir(block));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(from, sizeof from, "%s/block/%s", harness_kernel_source_dir(), e->d_name);
+        snprintf(to, sizeof to, "%s/block/%s", dir, e->d_name);
+        harness_copy_file(from, to);
+    }
+    closedir(block);
 }
 
 void harness_fill_key_runs(clprim_type t, void *keys, size_t n, size_t mean, uint64_t *state)

@@ -792,6 +792,185 @@ static int argmax_to_check(workload *w, char *why, size_t size)
 static const workload_kind argmax_to = {"argmax-to", argmax_to_prepare, argmax_to_run, argmax_cpu, argmax_to_check,
                                         in_bytes, NULL, NULL, "reduce_index", 0};
 
+/* ---- Element-wise: a function of each element, its reduction, the
+ * adjacent difference, the first match ---- */
+
+#define TRANSFORM_EXPRESSION "x * 3 + 1"
+
+static clprim_status transform_run(workload *w)
+{
+    const clprim_map f = {TRANSFORM_EXPRESSION, w->type, w->in_buf, 0, 0, NULL, 0};
+    return clprim_transform(w->ctx, &f, w->n, w->type, w->out_buf, 0, 0, NULL, NULL);
+}
+
+static void transform_cpu(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect;
+        for (size_t i = 0; i < w->n; i++)
+            y[i] = (T)(x[i] * 3 + 1);
+    })
+}
+
+static void transform_openmp(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect;
+        _Pragma("omp parallel for") for (size_t i = 0; i < w->n; i++) y[i] = (T)(x[i] * 3 + 1);
+    })
+}
+
+static const workload_kind transform = {"transform",      scan_prepare,     transform_run, transform_cpu,
+                                        whole_output_check, in_and_out_bytes, NULL,          transform_openmp,
+                                        "transform",      1};
+
+/* 2x^2 - 5 summed without storing it: on the float data (+-1, +-2) it is -3
+ * or 3, so every partial sum is a small integer and exact in any grouping. */
+#define TRANSFORM_REDUCE_EXPRESSION "2 * x * x - 5"
+
+static clprim_status transform_reduce_run(workload *w)
+{
+    const clprim_map f = {TRANSFORM_REDUCE_EXPRESSION, w->type, w->in_buf, 0, 0, NULL, 0};
+    return clprim_transform_reduce(w->ctx, &f, w->n, w->type, CLPRIM_SUM, NULL, w->aux_buf, 1, 0, NULL, NULL);
+}
+
+static void transform_reduce_cpu(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T acc = 0;
+        for (size_t i = 0; i < w->n; i++)
+            acc = (T)(acc + (T)(2 * x[i] * x[i] - 5));
+        memcpy(w->expect, &acc, sizeof acc);
+    })
+}
+
+static void transform_reduce_openmp(workload *w)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T acc = 0;
+        _Pragma("omp parallel") {
+            size_t begin, end;
+            thread_slice(w->n, &begin, &end);
+            T mine = 0;
+            for (size_t i = begin; i < end; i++)
+                mine = (T)(mine + (T)(2 * x[i] * x[i] - 5));
+            _Pragma("omp critical") acc = (T)(acc + mine);
+        }
+        memcpy(w->expect, &acc, sizeof acc);
+    })
+}
+
+static const workload_kind transform_reduce = {"transform-reduce", reduce_to_prepare, transform_reduce_run,
+                                               transform_reduce_cpu, reduce_to_check, in_bytes, NULL,
+                                               transform_reduce_openmp, "transform", 1};
+
+static clprim_status adjacent_difference_run(workload *w)
+{
+    return clprim_adjacent_difference(w->ctx, w->type, NULL, w->in_buf, 0, w->out_buf, 0, w->n, 0, NULL, NULL);
+}
+
+static void adjacent_difference_loop(workload *w, size_t begin, size_t end)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect;
+        for (size_t i = begin; i < end; i++)
+            y[i] = i ? (T)(x[i] - x[i - 1]) : x[0];
+    })
+}
+
+static void adjacent_difference_cpu(workload *w)
+{
+    adjacent_difference_loop(w, 0, w->n);
+}
+
+static void adjacent_difference_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        adjacent_difference_loop(w, begin, end);
+    }
+}
+
+static const workload_kind adjacent_difference = {"adjacent-difference", scan_prepare, adjacent_difference_run,
+                                                  adjacent_difference_cpu, whole_output_check, in_and_out_bytes,
+                                                  NULL, adjacent_difference_openmp, "transform", 0};
+
+/* The first element above 200, planted at the last place: a whole pass. */
+#define FIND_ABOVE 200
+
+static int find_prepare(workload *w)
+{
+    if (w->n > 0) {
+        FOR_EACH_TYPE(w->type, { ((T *)w->in)[w->n - 1] = (T)(FIND_ABOVE + 1); })
+    }
+    return upload(w) && reduce_to_prepare(w);
+}
+
+static clprim_status find_run(workload *w)
+{
+    unsigned char above[8];
+    FOR_EACH_TYPE(w->type, {
+        const T limit = FIND_ABOVE;
+        memcpy(above, &limit, sizeof limit);
+    })
+    const clprim_predicate keep = {CLPRIM_KEEP_GT, above, NULL, 0, NULL};
+    return clprim_find_if(w->ctx, w->type, &keep, w->in_buf, 0, w->n, w->aux_buf, 1, 0, NULL, NULL);
+}
+
+static void find_loop(workload *w, size_t begin, size_t end, size_t *first)
+{
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        for (size_t i = begin; i < end; i++)
+            if (x[i] > (T)FIND_ABOVE) {
+                *first = i;
+                return;
+            }
+    })
+}
+
+static void find_cpu(workload *w)
+{
+    w->count = w->n;
+    find_loop(w, 0, w->n, &w->count);
+}
+
+/* Each thread finds the first match of its slice; the lowest wins. */
+static void find_openmp(workload *w)
+{
+    size_t first = w->n;
+    _Pragma("omp parallel") {
+        size_t begin, end, mine = w->n;
+        thread_slice(w->n, &begin, &end);
+        find_loop(w, begin, end, &mine);
+        _Pragma("omp critical") first = mine < first ? mine : first;
+    }
+    w->count = first;
+}
+
+static int find_check(workload *w, char *why, size_t size)
+{
+    cl_ulong index = 0;
+    if (clEnqueueReadBuffer(clprim_queue(w->ctx), w->aux_buf, CL_TRUE, sizeof index, sizeof index, &index, 0, NULL,
+                            NULL) != CL_SUCCESS) {
+        snprintf(why, size, "reading the index back failed");
+        return 0;
+    }
+    if (index == w->count)
+        return 1;
+    snprintf(why, size, "found index %llu, the C loop %zu", (unsigned long long)index, w->count);
+    return 0;
+}
+
+static const workload_kind find_if = {"find-if", find_prepare, find_run, find_cpu, find_check, in_bytes, NULL,
+                                      find_openmp, "compact", 0};
+
 /* ---- Threshold: the red-ratio threshold on planar float RGB, n pixels ---- */
 
 #define THRESHOLD_RATIO 0.7f
@@ -1238,7 +1417,8 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 
 const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
-    &argmax_to,      &compact_half,   &partition_half, &scan_by_key,  &reduce_by_key,   &histogram_256,
+    &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
+    &adjacent_difference, &scan_by_key, &reduce_by_key,   &histogram_256,
     &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &box_sort,        NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
