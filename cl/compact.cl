@@ -276,16 +276,21 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
 
 /* clprim_find_if: firsts[firsts_offset + g] = the index of the first kept
  * element of [g * chunk, min(n, (g + 1) * chunk)), or n when none, for a fold
- * with MIN. Each group visits its tiles in order and stops at its first
- * match, publishing that tile's number to *found_tile (atomic_min, from ~0);
- * before each tile it reads *found_tile and stops when a match lies in an
- * earlier tile, since its chunk cannot then hold the first one. The early
- * stops change how much is read, never the answer. Tile numbers past 32 bits
- * are taken as ~0 - 1, which only stops fewer groups. */
+ * with MIN. Each group visits its chunk a span of FIND_TILES tiles at a time,
+ * in order, and stops at its first match, publishing that span's number to
+ * *found_span (atomic_min, from ~0); before each span it reads *found_span and
+ * stops when a match lies in an earlier span, since its chunk cannot then
+ * hold the first one. The early stops change how much is read, never the
+ * answer. A span's number is its first element / FIND_SPAN: a group that
+ * reads a smaller number than its own span's knows a match in another group's
+ * chunk, which lies wholly before its own. Numbers past 32 bits are taken as
+ * ~0 - 1, which only stops fewer groups. */
+#define FIND_TILES 8 /* a span: one atomic read and three barriers amortized over 8 tiles */
+#define FIND_SPAN (FIND_TILES * TILE)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void find_first_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
                        T value, ulong n, ulong chunk, __global ulong *firsts, ulong firsts_offset,
-                       __global uint *found_tile, ulong found_tile_offset)
+                       __global uint *found_span, ulong found_span_offset)
 {
     __local uint best, stop;
     const uint lid = get_local_id(0);
@@ -293,41 +298,50 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     flags += flags_offset;
-    found_tile += found_tile_offset;
+    found_span += found_span_offset;
     ulong first = n;
     /* One exit, in the loop's condition: every work-item leaves together
      * (PoCL mishandles a break out of a loop with barriers). */
     int done = 0;
-    for (ulong base = begin; base < end && !done; base += TILE) {
-        const uint tile = (uint)min(base / TILE, (ulong)UINT_MAX - 1);
+    for (ulong base = begin; base < end && !done; base += FIND_SPAN) {
+        const uint span = (uint)min(base / FIND_SPAN, (ulong)UINT_MAX - 1);
         if (lid == 0) {
-            best = TILE;
-            stop = atomic_or(found_tile, 0u) < tile; /* an atomic read */
+            best = FIND_SPAN;
+            stop = atomic_or(found_span, 0u) < span; /* an atomic read */
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* No early exit within the tile: every load is in flight at once,
-         * and on the CPU shape the loop vectorizes as a min-reduction. */
-        uint mine = TILE;
+        /* No early exit within the span: its loads are in flight at once, and
+         * on the CPU shape the loop vectorizes as a min-reduction. */
+        uint mine = FIND_SPAN;
         if (!stop) {
 #if WG == 1
-            const uint count = (uint)min((ulong)TILE, end - base);
+            const uint count = (uint)min((ulong)FIND_SPAN, end - base);
             for (uint j = 0; j < count; j++)
-                mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)TILE);
+                mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)FIND_SPAN);
 #else
-            for (uint k = 0; k < ITEMS; k++) {
-                const uint j = k * WG + lid;
-                mine = min(mine, base + j < end && KEEP(src[base + j], base + j) ? j : (uint)TILE);
+            for (uint t = 0; t < FIND_TILES; t++) {
+                if (base + (t + 1) * TILE <= end) { /* a whole tile: its ITEMS loads issue together */
+                    for (uint k = 0; k < ITEMS; k++) {
+                        const uint j = t * TILE + k * WG + lid;
+                        mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)FIND_SPAN);
+                    }
+                } else {
+                    for (uint k = 0; k < ITEMS; k++) {
+                        const uint j = t * TILE + k * WG + lid;
+                        mine = min(mine, base + j < end && KEEP(src[base + j], base + j) ? j : (uint)FIND_SPAN);
+                    }
+                }
             }
 #endif
         }
-        if (mine < TILE)
+        if (mine < FIND_SPAN)
             atomic_min(&best, mine);
         barrier(CLK_LOCAL_MEM_FENCE);
-        done = stop || best < TILE;
-        if (best < TILE) {
+        done = stop || best < FIND_SPAN;
+        if (best < FIND_SPAN) {
             first = base + best;
             if (lid == 0)
-                atomic_min(found_tile, tile);
+                atomic_min(found_span, span);
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* every work-item has read best and stop */
     }

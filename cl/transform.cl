@@ -1,12 +1,14 @@
-/* Element-wise kernels over contiguous chunks (clprim_split_range's, as
- * reduce.cl's): within a chunk, neighbouring work-items touch neighbouring
- * elements; on a CPU's one-work-item groups, each runs through its own chunk. */
+/* Element-wise kernels over contiguous chunks (clprim_split_range's over the
+ * element-wise grid, src/algorithms/transform.c): within a chunk, neighbouring
+ * work-items touch neighbouring elements; on a CPU's one-work-item groups,
+ * each runs through its own chunk. */
 #include "block/element.cl"
 
 /* dst[i] = ELEMENT(i) for the i from `first` on in work-group g's chunk
- * [g * chunk, min(n, (g + 1) * chunk)). On the CPU shape, a plain loop the compiler can vectorize; else a
- * tile at a time, each work-item computing its ITEMS elements of the tile
- * before it stores any, so that their loads are in flight together. */
+ * [g * chunk, min(n, (g + 1) * chunk)). On the CPU shape, a plain loop the
+ * compiler can vectorize; else a tile at a time, each work-item computing its
+ * ITEMS elements of a whole tile before it stores any, so that their loads are
+ * in flight together (a tile that first or n cuts goes element by element). */
 #if WG == 1
 #define STORE_ELEMENTS(dst, first, n, chunk, ELEMENT)                                   \
     do {                                                                                \
@@ -19,16 +21,18 @@
     do {                                                                                \
         const ulong end_ = min((ulong)(n), (get_group_id(0) + 1) * (chunk));            \
         for (ulong base_ = get_group_id(0) * (chunk); base_ < end_; base_ += TILE) {    \
-            T v_[ITEMS];                                                                \
-            for (uint k_ = 0; k_ < ITEMS; k_++) {                                       \
-                const ulong i_ = base_ + k_ * WG + get_local_id(0);                     \
-                if (i_ >= (first) && i_ < end_)                                         \
-                    v_[k_] = ELEMENT(i_);                                               \
-            }                                                                           \
-            for (uint k_ = 0; k_ < ITEMS; k_++) {                                       \
-                const ulong i_ = base_ + k_ * WG + get_local_id(0);                     \
-                if (i_ >= (first) && i_ < end_)                                         \
-                    dst[i_] = v_[k_];                                                   \
+            if (base_ >= (first) && base_ + TILE <= end_) {                             \
+                T v_[ITEMS];                                                            \
+                for (uint k_ = 0; k_ < ITEMS; k_++)                                     \
+                    v_[k_] = ELEMENT(base_ + k_ * WG + get_local_id(0));                \
+                for (uint k_ = 0; k_ < ITEMS; k_++)                                     \
+                    dst[base_ + k_ * WG + get_local_id(0)] = v_[k_];                    \
+            } else {                                                                    \
+                for (uint k_ = 0; k_ < ITEMS; k_++) {                                   \
+                    const ulong i_ = base_ + k_ * WG + get_local_id(0);                 \
+                    if (i_ >= (first) && i_ < end_)                                     \
+                        dst[i_] = ELEMENT(i_);                                          \
+                }                                                                       \
             }                                                                           \
         }                                                                               \
     } while (0)

@@ -489,9 +489,11 @@ typedef enum {
  *               when non-zero, NaN included. min, max and clamp of floats are
  *               fmin, fmax and fmin(fmax(x, lo), hi): a NaN loses to a number.
  *               Each floating operation is rounded on its own, as C rounds it
- *               (no fused multiply-add), so a C loop over the same arithmetic
- *               gives the same bits (functions such as sin keep OpenCL's
- *               accuracy, which may differ from a C library's in the last bit).
+ *               (no fused multiply-add; float division and sqrt correctly
+ *               rounded wherever the device can build them so), so a C loop
+ *               over the same arithmetic gives the same bits (functions such
+ *               as sin keep OpenCL's accuracy, which may differ from a C
+ *               library's in the last bit).
  *               ~ << >> & ^ | % take integers only (floats: fmod). Integer a / 0
  *               and a % 0 are 0, and the type's lowest value / -1 is that value
  *               (% -1 is 0), so no division traps; float division follows IEEE.

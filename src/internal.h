@@ -49,6 +49,7 @@ struct clprim_context {
     cl_ulong max_alloc_size;
     int has_fp64;
     int has_int64_atomics; /* cl_khr_int64_base_atomics */
+    int has_correct_divide; /* float division and sqrt can be built correctly rounded */
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */
@@ -630,6 +631,13 @@ typedef struct {
  * with a message "<what>: <reason> '<token>' at <position> in "<text>"". */
 clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, const char *text,
                                       const clprim_expression_variable *vars, size_t nvars, char **out);
+/* Adds -D<name>=<expression> (as clprim_parse_expression writes it) to a
+ * program's options, with correctly rounded float division and square root
+ * where the device offers them: OpenCL's default division may differ from
+ * C's by a few units in the last place, and from one site of a kernel to
+ * another. */
+void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
+                              const char *expression);
 /* The OpenCL C scalar of an element type: "int", ..., "uchar"; "unknown" outside the enum. */
 const char *clprim_scalar_name(clprim_type t);
 
@@ -650,7 +658,7 @@ clprim_status clprim_check_map(clprim_context *ctx, const char *function, const 
 void clprim_mapped_free(clprim_mapped *m);
 /* Adds -DX_TYPE, -DY_TYPE and -DMAP to a program of a file that includes
  * block/map.cl. */
-void clprim_map_options(clprim_program *p, const clprim_mapped *m);
+void clprim_map_options(const clprim_context *ctx, clprim_program *p, const clprim_mapped *m);
 /* The buffer and offset a launch passes as the second input (MAP_PARAMS). */
 cl_mem clprim_map_second(const clprim_mapped *m, cl_ulong *offset);
 /* clprim_execute, where a build failure is the function's expression's (its

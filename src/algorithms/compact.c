@@ -54,7 +54,7 @@ clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const c
     char *expression;
     clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
     if (s == CLPRIM_SUCCESS)
-        clprim_options_add(&p->options, "-D%s=%s", keep_defines[keep->keep], expression);
+        clprim_expression_option(ctx, &p->options, keep_defines[keep->keep], expression);
     free(expression);
     return s;
 }
@@ -266,7 +266,7 @@ static void plan_find(clprim_context *ctx, clprim_plan *plan, clprim_program *pr
     const clprim_split split = clprim_split_range(&program->shape, n);
     const unsigned compact_cl = clprim_plan_program(plan, program); /* takes the program over */
     const int folds = split.groups > 1;
-    const cl_ulong found_tile = clprim_layout_part(&plan->scratch, sizeof(cl_uint)) / sizeof(cl_uint);
+    const cl_ulong found_span = clprim_layout_part(&plan->scratch, sizeof(cl_uint)) / sizeof(cl_uint);
     const cl_ulong firsts = clprim_layout_part(&plan->scratch, split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
     const cl_ulong one = 1, count = n, in_offset = src_offset, answer = index_offset, groups = split.groups;
     const cl_int none = -1;
@@ -275,12 +275,12 @@ static void plan_find(clprim_context *ctx, clprim_plan *plan, clprim_program *pr
     cl_ulong value = 0; /* the widest element; the kernel takes the type's bytes of it */
     if (keep->keep <= CLPRIM_KEEP_NE)
         memcpy(&value, keep->value, type->size);
-    CLPRIM_PLAN_LAUNCH(plan, compact_cl, "fill_words", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_tile), CLPRIM_ARG(one),
+    CLPRIM_PLAN_LAUNCH(plan, compact_cl, "fill_words", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_span), CLPRIM_ARG(one),
                        CLPRIM_ARG(none));
     CLPRIM_PLAN_LAUNCH(plan, compact_cl, "find_first_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(in_offset),
                        CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(type->size, &value),
                        CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_ARG(index),
-                       folds ? CLPRIM_ARG(firsts) : CLPRIM_ARG(answer), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_tile));
+                       folds ? CLPRIM_ARG(firsts) : CLPRIM_ARG(answer), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_span));
     if (folds) {
         const clprim_combine min = clprim_combine_builtin(CLPRIM_MIN);
         clprim_program fold;

@@ -67,7 +67,7 @@ static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type,
     if (in.map) {
         clprim_program mapped;
         clprim_combine_program(ctx, &mapped, "transform-reduce", "reduce.cl", shape, type, c);
-        clprim_map_options(&mapped, in.map);
+        clprim_map_options(ctx, &mapped, in.map);
         first_cl = clprim_plan_program(plan, &mapped);
         if (folds)
             reduce_cl = clprim_plan_program(plan, &program);

@@ -9,6 +9,19 @@
 
 #define TRANSFORM_FILE "transform.cl"
 
+/* The split of n for a kernel that keeps nothing across tiles: on GPUs, as
+ * many groups as a tile each up to 64 times the tuning's grid. On an H100 at
+ * 2^26 int32, a transform took 1.22 copies over the tuning's 528 groups and
+ * 1.10 over 33792 (one tile each); 2112 and 8448 fell between. CPUs keep
+ * their grid: a core runs through a chunk. */
+static clprim_split elementwise_split(const clprim_context *ctx, size_t n)
+{
+    clprim_tuning grid = ctx->tuning;
+    if ((ctx->device_type & CL_DEVICE_TYPE_GPU) && grid.groups <= SIZE_MAX / 64)
+        grid.groups *= 64;
+    return clprim_split_range(&grid, n);
+}
+
 clprim_status clprim_check_map(clprim_context *ctx, const char *function, const clprim_map *f, size_t n,
                                clprim_mapped *m)
 {
@@ -35,12 +48,12 @@ void clprim_mapped_free(clprim_mapped *m)
     m->expression = NULL;
 }
 
-void clprim_map_options(clprim_program *p, const clprim_mapped *m)
+void clprim_map_options(const clprim_context *ctx, clprim_program *p, const clprim_mapped *m)
 {
     clprim_options_add(&p->options, "-DX_TYPE=%s", m->x->name);
     if (m->y)
         clprim_options_add(&p->options, "-DY_TYPE=%s", m->y->name);
-    clprim_options_add(&p->options, "-DMAP=%s", m->expression);
+    clprim_expression_option(ctx, &p->options, "MAP", m->expression);
 }
 
 cl_mem clprim_map_second(const clprim_mapped *m, cl_ulong *offset)
@@ -99,10 +112,10 @@ clprim_status clprim_transform(clprim_context *ctx, const clprim_map *f, size_t 
         clprim_plan_begin(&plan, "transform");
         clprim_program program;
         clprim_program_begin(ctx, &program, "transform", TRANSFORM_FILE, &ctx->tuning, to, -1);
-        clprim_map_options(&program, &m);
+        clprim_map_options(ctx, &program, &m);
         const unsigned transform_cl = clprim_plan_program(&plan, &program);
         if (n > 0) {
-            const clprim_split split = clprim_split_range(&ctx->tuning, n);
+            const clprim_split split = elementwise_split(ctx, n);
             const cl_ulong count = n, x_offset = f->x_offset, out_offset = dst_offset;
             cl_ulong y_offset;
             const cl_mem y = clprim_map_second(&m, &y_offset);
@@ -129,7 +142,7 @@ static clprim_status difference_program(clprim_context *ctx, const clprim_type_i
     char *expression;
     const clprim_status s = clprim_parse_expression(ctx, "difference", difference, vars, 2, &expression);
     if (s == CLPRIM_SUCCESS)
-        clprim_options_add(&p->options, "-DDIFFERENCE=%s", expression);
+        clprim_expression_option(ctx, &p->options, "DIFFERENCE", expression);
     free(expression);
     return s;
 }
@@ -165,7 +178,7 @@ clprim_status clprim_adjacent_difference(clprim_context *ctx, clprim_type t, con
     clprim_plan_begin(&plan, "adjacent difference");
     const unsigned transform_cl = clprim_plan_program(&plan, &program);
     if (n > 0) {
-        const clprim_split split = clprim_split_range(&ctx->tuning, n);
+        const clprim_split split = elementwise_split(ctx, n);
         const cl_ulong count = n, in_offset = src_offset, out_offset = dst_offset;
         CLPRIM_PLAN_LAUNCH(&plan, transform_cl, "adjacent_difference", split.groups, CLPRIM_ARG(src),
                            CLPRIM_ARG(in_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(dst),

@@ -193,6 +193,9 @@ static void read_device_facts(clprim_context *ctx)
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     ctx->has_fp64 = fp64 != 0;
+    cl_device_fp_config fp32 = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, NULL);
+    ctx->has_correct_divide = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     size_t length = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &length);
     char *extensions = length ? calloc(length + 1, 1) : NULL;

@@ -802,6 +802,14 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
     return ps.status;
 }
 
+void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
+                              const char *expression)
+{
+    clprim_options_add(o, "-D%s=%s", name, expression);
+    if (ctx->has_correct_divide)
+        clprim_options_add(o, "-cl-fp32-correctly-rounded-divide-sqrt");
+}
+
 const char *clprim_scalar_name(clprim_type t)
 {
     const clprim_type_info *type = clprim_type_info_of(t);

@@ -50,9 +50,10 @@ void clprim_combine_program(const clprim_context *ctx, clprim_program *p, const 
                             const clprim_tuning *shape, const clprim_type_info *type, const clprim_combine *c)
 {
     clprim_program_begin(ctx, p, purpose, file, shape, type, c->builtin);
-    if (c->builtin < 0)
-        clprim_options_add(&p->options, "-DOP=USER -DUSER_IDENTITY=0x%llxul -DUSER_COMBINE=%s",
-                           (unsigned long long)c->identity, c->expression);
+    if (c->builtin < 0) {
+        clprim_options_add(&p->options, "-DOP=USER -DUSER_IDENTITY=0x%llxul", (unsigned long long)c->identity);
+        clprim_expression_option(ctx, &p->options, "USER_COMBINE", c->expression);
+    }
 }
 
 clprim_status clprim_combine_prepare(clprim_context *ctx, const char *purpose, const char *file,
