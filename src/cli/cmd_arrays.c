@@ -90,7 +90,7 @@ struct job {
     /* compact, unique: elements kept, runs */
     size_t kept;
     /* histogram: bins between edges[0 .. bins], compared as numpy does */
-    const char *bins_text, *edges_text, *range_text;
+    const char *edges_text, *range_text;
     size_t bins;
     double *edges;
     int uniform;
@@ -566,6 +566,8 @@ static int even_edges(job *j)
 {
     const clprim_type t = j->in.type;
     double lo = j->lo, hi = j->hi;
+    if (!j->range_text && !j->in.n) /* numpy's range for no data */
+        lo = 0, hi = 1;
     if (!j->range_text && j->in.n) { /* the data's smallest and largest numbers */
         unsigned char min[8], max[8];
         clprim_status s = clprim_reduce(j->ctx, t, CLPRIM_MIN, j->src, 0, j->in.n, min, 0, NULL);
@@ -685,10 +687,11 @@ static int histogram_results(job *j)
 static void histogram_summary(job *j)
 {
     char bins[96];
+    const char *plural = j->bins == 1 ? "" : "s";
     if (j->uniform)
-        snprintf(bins, sizeof bins, "%zu bins over [%g, %g]", j->bins, j->edges[0], j->edges[j->bins]);
+        snprintf(bins, sizeof bins, "%zu bin%s over [%g, %g]", j->bins, plural, j->edges[0], j->edges[j->bins]);
     else
-        snprintf(bins, sizeof bins, "%zu bins between the edges given", j->bins);
+        snprintf(bins, sizeof bins, "%zu bin%s between the edges given", j->bins, plural);
     printf("histogram (%s): %zu %s from %s, on %s\n", bins, j->in.n, cli_type_name(j->in.type), in_name(j),
            j->device);
     if (!j->hist)
@@ -902,8 +905,7 @@ int cli_histogram_is_array(const cli_array_io *io)
 
 int cli_histogram_array(const cli_array_io *io, const char *bins_text, const char *edges, const char *range_text)
 {
-    job j = {.kind = &kinds[HISTOGRAM], .io = *io, .bins_text = bins_text, .edges_text = edges,
-             .range_text = range_text, .bins = 10};
+    job j = {.kind = &kinds[HISTOGRAM], .io = *io, .edges_text = edges, .range_text = range_text};
     struct stat st;
     if (edges && (bins_text || range_text)) {
         say(&j, "--edges gives the bins: leave out %s", bins_text ? "--bins" : "--range");
