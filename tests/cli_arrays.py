@@ -120,6 +120,9 @@ if good_run("sort big-endian", "sort", save("be.npy", i64), "-o", path("be_sorte
     got = np.load(path("be_sorted.npy"))
     check(got.dtype == np.dtype("<i8") and same_bits(got, np.sort(i64.ravel()).astype("<i8")),
           "sort int64 from a big-endian 2-D .npy: C order, written little-endian")
+    want = io.BytesIO()
+    np.save(want, got)
+    check(open(path("be_sorted.npy"), "rb").read() == want.getvalue(), "the .npy written is byte for byte np.save's")
 
 # Raw uint32 through standard input and output.
 u32 = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
@@ -223,6 +226,14 @@ out = good_run("histogram", "histogram", "-", "--type", "int32", "--bins", "3", 
 if out is not None:
     counts = [int(line.split()[2]) for line in out.decode().splitlines()[2:]]
     check(counts == list(np.histogram(i32, 3)[0]), "histogram of raw int32 on standard input prints its table")
+
+# No elements: valid everywhere (numpy's histogram takes the range [0, 1]).
+empty = save("empty32.npy", np.zeros(0, dtype=np.int32))
+if good_run("empty", "sort", empty, "-o", path("e.npy")) is not None and \
+        good_run("empty", "histogram", empty, "-o", path("eh.npy")) is not None:
+    check(same_bits(np.load(path("e.npy")), np.zeros(0, dtype=np.int32)) and
+          same_bits(np.load(path("eh.npy")), np.histogram(np.zeros(0, dtype=np.int32))[0]),
+          "sort and histogram of an empty array")
 
 # ---- files that are refused: exit 1, the file and the problem named, no output ----
 
