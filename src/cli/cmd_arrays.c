@@ -948,10 +948,12 @@ int cli_histogram_array(const cli_array_io *io, const char *bins_text, const cha
 
 /* ---- sort, scan, reduce, unique: their options and one parser ---- */
 
-#define ABOUT_IN                                                                                      \
-    "  IN is a .npy file (np.save), or raw binary with --type; - reads standard input. An array\n"   \
-    "  of more than one dimension is taken as its elements in C order (np.ravel); outputs have\n"    \
-    "  one dimension, little-endian in .npy files, the machine's order raw.\n"
+#define ABOUT_IN                                                                                    \
+    "  IN is a .npy file (np.save), or raw binary with --type; - reads standard input. An array\n" \
+    "  of more than one dimension is taken as its elements in C order (np.ravel).\n"
+#define ABOUT_OUT                                                                                   \
+    "  Outputs have one dimension: little-endian in .npy files, the machine's order raw. They\n"  \
+    "  are all written or none. Without -o the result is computed and the summary printed.\n"
 #define OPTION_TYPE {"type", 't', "T", CLI_ARRAY_TYPE_HELP, 0}
 #define OPTION_DEVICE {"device", 0, "D", "the OpenCL device (clprim --help)", 0}
 #define OPTION_OP {"op", 0, "OP", "sum (default), min or max", 0}
@@ -984,14 +986,14 @@ static const cli_command commands[] = {
         "  file of as many values moves with its keys (numpy: values[np.argsort(keys,\n"
         "  kind='stable')]). Floats sort in a total order, -NaN < -inf < ... < -0.0 < +0.0 < ...\n"
         "  < +inf < +NaN, where np.sort puts every NaN last and -0.0 and +0.0 in input order.\n"
-        ABOUT_IN),
+        ABOUT_IN ABOUT_OUT),
     [SCAN] = COMMAND("scan", scan_options,
         "  The running sum, minimum or maximum of IN's elements, inclusive unless --exclusive (as\n"
         "  np.cumsum(a, dtype=a.dtype), np.fmin.accumulate, np.fmax.accumulate). Integer sums wrap\n"
         "  in IN's type. Float sums are added in the library's fixed order, the same bits on every\n"
         "  run but not numpy's order, so they may differ from np.cumsum in the last bits (by at\n"
         "  most (n - 1) x epsilon x the sum of |x|). Float min and max ignore a NaN beside a number.\n"
-        ABOUT_IN),
+        ABOUT_IN ABOUT_OUT),
     [REDUCE] = COMMAND("reduce", reduce_options,
         "  The sum, minimum or maximum of IN's elements, printed on the last line as text that\n"
         "  reads back to the same bits. Sums stay in IN's type, as with scan (integers wrap, float\n"
@@ -999,10 +1001,10 @@ static const cli_command commands[] = {
         "  element gives 0, the type's largest or its lowest value.\n"
         ABOUT_IN),
     [UNIQUE] = COMMAND("unique", unique_options,
-        "  The first element of each run of equal adjacent elements, in order: a duplicate goes\n"
-        "  only when it follows its twin, so this is np.unique's answer only for a sorted IN\n"
+        "  The first element of each run of equal adjacent elements, in order: only adjacent\n"
+        "  duplicates are removed, so this is np.unique's answer only for a sorted IN\n"
         "  (clprim sort IN -o - | clprim unique -). Integer types: int32, uint32, int64, uint64.\n"
-        ABOUT_IN),
+        ABOUT_IN ABOUT_OUT),
 };
 
 static int parse(job *j, const cli_command *cmd, int argc, char **argv)
