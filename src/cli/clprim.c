@@ -15,9 +15,14 @@ static const command commands[] = {
     {"devices", cmd_devices, "devices                 every OpenCL platform and device, and the one picked"},
     {"demo", cmd_demo, "demo [--device D]       every primitive on generated data, checked against the CPU"},
     {"bench", cmd_bench, "bench [--device D] ...  time every primitive over a sweep of sizes (--help)"},
-    {"compact", cmd_compact, "compact [--device D] [--n N] [--type T] [--gt V|--keep EXPR|...]  copy_if over generated data, checked and timed (--help)"},
+    {"compact", cmd_compact, "compact [IN [-o OUT]] [--gt V|--keep EXPR|...]  copy_if over IN, or over generated data"},
+    {"sort", cmd_sort, "sort IN [-o OUT] [--descending] [--values FILE --values-out OUT]  stable radix sort"},
+    {"scan", cmd_scan, "scan IN [-o OUT] [--op sum|min|max] [--exclusive]  running sums, minima or maxima"},
+    {"reduce", cmd_reduce, "reduce IN [--op sum|min|max]  the sum, minimum or maximum, printed"},
+    {"unique", cmd_unique, "unique IN [-o OUT] [--counts-out OUT]  the first of each run of equal adjacent elements"},
     {"threshold", cmd_threshold, "threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--device D]"},
-    {"histogram", cmd_histogram, "histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png] [--device D]"},
+    {"histogram", cmd_histogram, "histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]  of an image\n"
+                                 "  histogram IN [--bins N [--range LO,HI] | --edges E] [-o OUT]  of an array (np.histogram)"},
     {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check] [--device D]"},
     {"cache", cmd_cache, "cache warm|clear|info [--device D]  the disk cache of built kernels (--help)"},
 };
@@ -30,6 +35,8 @@ static void usage(FILE *to)
     fprintf(to, "\n`clprim COMMAND --help` lists a command's options.\n"
                 "The device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
                 "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n"
+                "An array IN (sort, scan, reduce, unique, compact, histogram) is a .npy file, or raw\n"
+                "binary with --type T; - reads standard input, -o - writes standard output.\n"
                 "\nexit status: 0 done (and checks passed); 1 the work failed (a device, file or library\n"
                 "error, or a --check mismatch); 2 bad usage (unknown command or option, bad value).\n");
 }

@@ -1,9 +1,12 @@
 /* `clprim compact`: stream compaction over generated data, checked against the
- * CPU, timed against a one-thread C loop.
+ * CPU, timed against a one-thread C loop; or, given a file, over the user's
+ * array (cmd_arrays.c).
  *
  *   clprim compact [--device D] [--n N] [--type T] [--repeat R] [--in-place]
  *                  [--lt V | --le V | --gt V | --ge V | --eq V | --ne V | --nonzero
  *                   | --flagged P | --keep "EXPR"]
+ *   clprim compact IN [-o OUT] [--type T] [--raw] [--time] [--device D]
+ *                  --lt V | ... | --nonzero | --keep "EXPR"
  *
  * Data: integers uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of
  * [0, 1000); --flagged P keeps each element with probability P through a flag
@@ -12,7 +15,9 @@
  * (C operators, isnan/isinf/fabs/abs/min/max; integer types in 64-bit integers,
  * float types in double), and the C loop it is timed against selects by the
  * interpreter's precomputed flags (a lower bound for a compiled loop). */
+#include "arrays.h"
 #include "commands.h"
+#include "npy.h"
 #include "options.h"
 
 #include <ctype.h>
@@ -23,62 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Types ---- */
-
-static const struct {
-    const char *name;
-    clprim_type t;
-    size_t size;
-} types[] = {{"int32", CLPRIM_INT32, 4},  {"uint32", CLPRIM_UINT32, 4}, {"int64", CLPRIM_INT64, 8},
-             {"uint64", CLPRIM_UINT64, 8}, {"float", CLPRIM_FLOAT, 4},   {"double", CLPRIM_DOUBLE, 8},
-             {"uint8", CLPRIM_UINT8, 1}};
-
 static int is_float(clprim_type t)
 {
     return t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE;
-}
-
-static double load(clprim_type t, const void *p)
-{
-    switch (t) {
-    case CLPRIM_INT32: return *(const int32_t *)p;
-    case CLPRIM_UINT32: return *(const uint32_t *)p;
-    case CLPRIM_INT64: return (double)*(const int64_t *)p;
-    case CLPRIM_UINT64: return (double)*(const uint64_t *)p;
-    case CLPRIM_FLOAT: return *(const float *)p;
-    case CLPRIM_DOUBLE: return *(const double *)p;
-    case CLPRIM_UINT8: return *(const uint8_t *)p;
-    }
-    return 0;
-}
-
-static void store(clprim_type t, double v, void *p)
-{
-    switch (t) {
-    case CLPRIM_INT32: *(int32_t *)p = (int32_t)v; break;
-    case CLPRIM_UINT32: *(uint32_t *)p = (uint32_t)v; break;
-    case CLPRIM_INT64: *(int64_t *)p = (int64_t)v; break;
-    case CLPRIM_UINT64: *(uint64_t *)p = (uint64_t)v; break;
-    case CLPRIM_FLOAT: *(float *)p = (float)v; break;
-    case CLPRIM_DOUBLE: *(double *)p = v; break;
-    case CLPRIM_UINT8: *(uint8_t *)p = (uint8_t)v; break;
-    }
-}
-
-/* Whether v converts to t: the conversion is undefined when the value, its
- * fraction dropped, is outside the type's range. */
-static int fits(clprim_type t, double v)
-{
-    switch (t) {
-    case CLPRIM_INT32: return v > -2147483649.0 && v < 2147483648.0;
-    case CLPRIM_UINT32: return v > -1.0 && v < 4294967296.0;
-    case CLPRIM_INT64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-    case CLPRIM_UINT64: return v > -1.0 && v < 18446744073709551616.0;
-    case CLPRIM_FLOAT: return fabs(v) <= FLT_MAX;
-    case CLPRIM_DOUBLE: return 1;
-    case CLPRIM_UINT8: return v > -1.0 && v < 256.0;
-    }
-    return 0;
 }
 
 /* ---- A small interpreter for --keep: C expressions over x and i ---- */
@@ -193,12 +145,12 @@ static value primary(parser *ps)
         name[n] = '\0';
         if (!strcmp(name, "x")) {
             if (is_float(ps->t))
-                return vflt(load(ps->t, ps->x));
+                return vflt(cli_load_double(ps->t, ps->x));
             if (ps->t == CLPRIM_UINT64)
                 return vint((int64_t) * (const uint64_t *)ps->x);
             if (ps->t == CLPRIM_INT64)
                 return vint(*(const int64_t *)ps->x);
-            return vint((int64_t)load(ps->t, ps->x));
+            return vint((int64_t)cli_load_double(ps->t, ps->x));
         }
         if (!strcmp(name, "i"))
             return vint((int64_t)ps->index);
@@ -341,7 +293,10 @@ static int interpret(const char *expr, clprim_type t, const void *x, uint64_t in
 
 /* --lt .. --ne in clprim_keep's order: the predicate is the option's offset from OPT_LT. */
 enum { OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_EQ, OPT_NE, OPT_NONZERO, OPT_FLAGGED, OPT_KEEP,
-       OPT_DEVICE, OPT_N, OPT_TYPE, OPT_REPEAT, OPT_IN_PLACE };
+       OPT_DEVICE, OPT_N, OPT_TYPE, OPT_REPEAT, OPT_IN_PLACE, OPT_OUTPUT, OPT_RAW, OPT_TIME };
+/* What the options apply to: generated data, or a file the user gives. */
+enum { GENERATED, FILE_IN };
+static const char *const modes[] = {"generated data", "a file"};
 static const cli_option options[] = {
     [OPT_LT] = {"lt", 0, "V", "keep x < V", 0},
     [OPT_LE] = {"le", 0, "V", "keep x <= V", 0},
@@ -350,7 +305,8 @@ static const cli_option options[] = {
     [OPT_EQ] = {"eq", 0, "V", "keep x == V", 0},
     [OPT_NE] = {"ne", 0, "V", "keep x != V", 0},
     [OPT_NONZERO] = {"nonzero", 0, NULL, "keep x != 0", 0},
-    [OPT_FLAGGED] = {"flagged", 0, "P", "keep each element with probability P, through a flag buffer", 0},
+    [OPT_FLAGGED] = {"flagged", 0, "P", "keep each element with probability P, through a flag buffer",
+                     1u << GENERATED},
     [OPT_KEEP] = {"keep", 0, "EXPR",
                   "keep where the C expression EXPR over x (the element) and i (its index)\n"
                   "is true: numbers, operators, ?:, casts to scalar types and the OpenCL\n"
@@ -358,19 +314,45 @@ static const cli_option options[] = {
                   "integer x / 0 is 0",
                   0},
     [OPT_DEVICE] = {"device", 0, "D", "the OpenCL device (clprim --help)", 0},
-    [OPT_N] = {"n", 'n', "N", "elements (default 10000000)", 0},
-    [OPT_TYPE] = {"type", 't', "T", "int32 (default), uint32, int64, uint64, float, double or uint8", 0},
-    [OPT_REPEAT] = {"repeat", 'r', "R", "timed calls, 1 to 1000 (default 5)", 0},
-    [OPT_IN_PLACE] = {"in-place", 0, NULL, "compact the input buffer into itself", 0},
+    [OPT_N] = {"n", 'n', "N", "elements (default 10000000)", 1u << GENERATED},
+    [OPT_TYPE] = {"type", 't', "T",
+                  "the type of generated data: int32 (default), uint32, int64, uint64,\n"
+                  "float32 (float), float64 (double) or uint8; with IN: IN is raw binary\n"
+                  "of type T in the machine's byte order (without it, a .npy file)",
+                  0},
+    [OPT_REPEAT] = {"repeat", 'r', "R", "timed calls, 1 to 1000 (default 5)", 1u << GENERATED},
+    [OPT_IN_PLACE] = {"in-place", 0, NULL, "compact the input buffer into itself", 1u << GENERATED},
+    [OPT_OUTPUT] = CLI_ARRAY_OPTION_OUTPUT(1u << FILE_IN),
+    [OPT_RAW] = CLI_ARRAY_OPTION_RAW(1u << FILE_IN),
+    [OPT_TIME] = CLI_ARRAY_OPTION_TIME(1u << FILE_IN),
 };
 
 static const cli_command command = {
-    "compact", "",
-    "  copy_if over generated data, checked against the CPU and timed against a C loop.\n"
-    "  Data: integers uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of [0, 1000).\n"
-    "  The last of --lt .. --keep given picks the predicate.\n",
-    options, sizeof options / sizeof options[0], NULL, NULL,
+    "compact", "[IN]",
+    "  copy_if: the elements that pass the predicate, in their order. The last of --lt .. --keep\n"
+    "  given picks it.\n"
+    "  Without IN, over generated data, checked against the CPU and timed against a C loop: integers\n"
+    "  uniform over [0, 1000) (uint8: [0, 256)), floats the quarters of [0, 1000); --gt 500 unless\n"
+    "  a predicate is given.\n"
+    "  With IN, over your array: a .npy file (np.save), or raw binary with --type; - reads standard\n"
+    "  input. An array of more than one dimension is taken as its elements in C order (np.ravel).\n"
+    "  The kept elements go to -o OUT (numpy: a[predicate(a)]); the line printed says how many.\n",
+    options, sizeof options / sizeof options[0], "compacting", modes,
 };
+
+/* The predicate in words, for the reports. */
+static void describe(clprim_keep keep, double v, double probability, const char *expr, char *what, size_t size)
+{
+    static const char *const compare_ops[] = {"<", "<=", ">", ">=", "==", "!="};
+    if (keep <= CLPRIM_KEEP_NE)
+        snprintf(what, size, "x %s %g", compare_ops[keep], v);
+    else if (keep == CLPRIM_KEEP_NONZERO)
+        snprintf(what, size, "x != 0");
+    else if (keep == CLPRIM_KEEP_FLAGGED)
+        snprintf(what, size, "flagged with probability %g", probability);
+    else
+        snprintf(what, size, "%s", expr);
+}
 
 static int compare_sort(const void *a, const void *b)
 {
@@ -380,21 +362,20 @@ static int compare_sort(const void *a, const void *b)
 
 int cmd_compact(int argc, char **argv)
 {
-    const char *device = NULL, *expr = NULL;
+    const char *expr = NULL;
     const char *n_text = "10000000", *value_option = NULL, *value_text = NULL;
     size_t n, repeat = 5;
     clprim_type t = CLPRIM_INT32;
-    size_t es = 4;
-    const char *type_name = "int32";
     clprim_keep keep = CLPRIM_KEEP_GT;
     double v = 500, probability = 0.5;
-    int in_place = 0;
+    int in_place = 0, predicate = 0;
+    cli_array_io io = {0};
     static const char *const compare_flags[] = {"--lt", "--le", "--gt", "--ge", "--eq", "--ne"};
-    static const char *const compare_ops[] = {"<", "<=", ">", ">=", "==", "!="};
     cli_parser p;
     cli_begin(&p, &command, argc, argv);
     for (int opt; (opt = cli_next(&p)) >= 0;) {
         int ok = 1;
+        predicate |= opt <= OPT_KEEP;
         if (opt <= OPT_NE) {
             ok = cli_parse_double("compact", compare_flags[opt], p.value, -DBL_MAX, DBL_MAX, 0, &v);
             value_option = compare_flags[opt], value_text = p.value;
@@ -406,8 +387,6 @@ int cmd_compact(int argc, char **argv)
             ok = cli_parse_double("compact", "--flagged", p.value, 0, 1, 0, &probability);
         } else if (opt == OPT_KEEP) {
             keep = CLPRIM_KEEP_EXPRESSION, expr = p.value;
-        } else if (opt == OPT_DEVICE) {
-            device = p.value;
         } else if (opt == OPT_N) {
             n_text = p.value; /* checked below, against the element size of --type */
         } else if (opt == OPT_REPEAT) {
@@ -415,24 +394,33 @@ int cmd_compact(int argc, char **argv)
         } else if (opt == OPT_IN_PLACE) {
             in_place = 1;
         } else {
-            size_t k = 0;
-            while (k < sizeof types / sizeof types[0] && strcmp(types[k].name, p.value))
-                k++;
-            if (k == sizeof types / sizeof types[0]) {
-                fprintf(stderr, "clprim compact: unknown type \"%s\"\n", p.value);
-                return 2;
-            }
-            t = types[k].t, es = types[k].size, type_name = types[k].name;
+            ok = cli_array_option(&io, "compact", options[opt].name, p.value);
+            t = io.type;
         }
         if (!ok)
             return 2;
     }
-    const int ended = cli_end(&p, 0);
+    const int ended = cli_end(&p, p.nargs > 0);
     if (ended >= 0)
         return ended;
+    char what[300];
+    if (p.nargs) {
+        if (cli_warn_mode(&p, FILE_IN))
+            return 2;
+        if (!predicate)
+            return cli_usage_error(&p, "compact IN needs a predicate: --keep EXPR, --gt V, ... or --nonzero");
+        io.in = p.args[0];
+        describe(keep, v, probability, expr, what, sizeof what);
+        const cli_compact_keep k = {keep, v, value_option, value_text, expr, what};
+        return cli_compact_array(&io, &k);
+    }
+    if (cli_warn_mode(&p, GENERATED))
+        return 2;
+    const size_t es = cli_type_size(t);
+    const char *type_name = cli_type_name(t);
     if (!cli_parse_count("compact", "--n", n_text, 1, SIZE_MAX, es, &n))
         return 2;
-    if (keep <= CLPRIM_KEEP_NE && !fits(t, v)) {
+    if (keep <= CLPRIM_KEEP_NE && !cli_fits_double(t, v)) {
         if (value_option) {
             fprintf(stderr, "clprim compact: %s %s: outside the range of %s\n", value_option, value_text,
                     type_name);
@@ -454,12 +442,12 @@ int cmd_compact(int argc, char **argv)
         state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
         uint64_t r = state * 0x2545F4914F6CDD1Dull;
         double x = is_float(t) ? (double)(r % 4000) / 4 : t == CLPRIM_UINT8 ? (double)(r % 256) : (double)(r % 1000);
-        store(t, x, data + i * es);
+        cli_store_double(t, x, data + i * es);
         if (keep == CLPRIM_KEEP_FLAGGED)
             flags[i] = (double)(r >> 40) / 16777216.0 < probability;
     }
     unsigned char value_bytes[8] = {0};
-    store(t, v, value_bytes);
+    cli_store_double(t, v, value_bytes);
 
     /* The CPU's answer, and for expressions the interpreter's flags. */
     char why[256] = "";
@@ -474,7 +462,7 @@ int cmd_compact(int argc, char **argv)
             flags[i] = (unsigned char)k;
         }
 
-    clprim_context *ctx = cli_open(device);
+    clprim_context *ctx = cli_open(io.device);
     if (!ctx) {
         free(data), free(out), free(expect), free(flags);
         return 1;
@@ -493,15 +481,7 @@ int cmd_compact(int argc, char **argv)
     }
     clprim_predicate pred = {keep, value_bytes, fbuf, 0, expr};
 
-    char what[300];
-    if (keep <= CLPRIM_KEEP_NE)
-        snprintf(what, sizeof what, "x %s %g", compare_ops[keep], v);
-    else if (keep == CLPRIM_KEEP_NONZERO)
-        snprintf(what, sizeof what, "x != 0");
-    else if (keep == CLPRIM_KEEP_FLAGGED)
-        snprintf(what, sizeof what, "flagged with probability %g", probability);
-    else
-        snprintf(what, sizeof what, "%s", expr);
+    describe(keep, v, probability, expr, what, sizeof what);
     printf("compact %s, n = %zu, keep %s%s\n", type_name, n, what, in_place ? ", in place" : "");
     char dev_name[256] = "";
     clGetDeviceInfo(clprim_device(ctx), CL_DEVICE_NAME, sizeof dev_name, dev_name, NULL);
@@ -594,8 +574,8 @@ int cmd_compact(int argc, char **argv)
         }
         for (size_t i = 0; i < kept; i++)
             if (memcmp(out + i * es, expect + i * es, es)) {
-                printf("check: FAILED at output %zu: device %g, CPU %g\n", i, load(t, out + i * es),
-                       load(t, expect + i * es));
+                printf("check: FAILED at output %zu: device %g, CPU %g\n", i, cli_load_double(t, out + i * es),
+                       cli_load_double(t, expect + i * es));
                 goto done;
             }
         printf("check: ok, the same %zu elements in the same order as the CPU\n", kept);

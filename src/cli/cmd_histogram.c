@@ -1,7 +1,9 @@
 /* `clprim histogram IN`: a channel histogram (or the grey
  * histogram) of a photograph computed on the device, drawn as a bar chart
  * in the terminal and, with --plot, as a PNG (src/cli/chart.c: stb_image_write
- * and stb_easy_font, no other plotting dependency). */
+ * and stb_easy_font, no other plotting dependency). An IN that is an array (a
+ * .npy file, or raw with --type) gets numpy's histogram instead (cmd_arrays.c). */
+#include "arrays.h"
 #include "chart.h"
 #include "commands.h"
 #include "image.h"
@@ -13,24 +15,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BINS, OPT_CHANNEL, OPT_PLOT, OPT_MAX_PIXELS, OPT_DEVICE };
+/* The two forms, picked by IN (cli_histogram_is_array). */
+enum { IMAGE, ARRAY };
+static const char *const forms[] = {"image", "array"};
+
+enum { OPT_BINS, OPT_CHANNEL, OPT_PLOT, OPT_MAX_PIXELS, OPT_DEVICE, OPT_RANGE, OPT_EDGES, OPT_TYPE, OPT_OUTPUT,
+       OPT_RAW, OPT_TIME };
 static const cli_option options[] = {
-    [OPT_BINS] = {"bins", 0, "N", "1 .. 256 even bins over the levels 0..255 (default 16)", 0},
-    [OPT_CHANNEL] = {"channel", 0, "C",
-                     "r, g, b, a, grey = floor((r + g + b) / 3) (default), or all of them", 0},
+    [OPT_BINS] = {"bins", 0, "N",
+                  "image: 1 .. 256 even bins over the levels 0..255 (default 16);\n"
+                  "array: 1 .. 2^31 - 1 even bins over --range (default 10)",
+                  0},
+    [OPT_CHANNEL] = {"channel", 0, "C", "r, g, b, a, grey = floor((r + g + b) / 3) (default), or all of them",
+                     1u << IMAGE},
     [OPT_PLOT] = {"plot", 0, "FILE.png",
                   "also draw the chart as a PNG bar chart; - writes it to standard output\n"
                   "(the text chart then goes to standard error)",
-                  0},
-    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)", 0},
+                  1u << IMAGE},
+    [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)",
+                        1u << IMAGE},
     [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
+    [OPT_RANGE] = {"range", 0, "LO,HI", "the bins' range (default: the data's smallest and largest numbers)",
+                   1u << ARRAY},
+    [OPT_EDGES] = {"edges", 0, "E",
+                   "bins between edges of your own, ascending: a list (0,1,2.5,10) or a .npy\n"
+                   "file; instead of --bins and --range",
+                   1u << ARRAY},
+    [OPT_TYPE] = {"type", 't', "T", CLI_ARRAY_TYPE_HELP, 1u << ARRAY},
+    [OPT_OUTPUT] = CLI_ARRAY_OPTION_OUTPUT(1u << ARRAY),
+    [OPT_RAW] = CLI_ARRAY_OPTION_RAW(1u << ARRAY),
+    [OPT_TIME] = CLI_ARRAY_OPTION_TIME(1u << ARRAY),
 };
 
 static const cli_command command = {
     "histogram", "IN",
-    "  IN is a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); - reads\n"
-    "  standard input\n",
-    options, sizeof options / sizeof options[0], NULL, NULL,
+    "  An image: IN is a PNG, JPEG or BMP image (16 bits a channel are rounded to 8); the\n"
+    "  histogram of a channel is drawn in the terminal.\n"
+    "  An array: IN is a .npy file (its name ends in .npy, or it starts with numpy's magic,\n"
+    "  which no image does), or raw binary with --type. The counts are np.histogram's:\n"
+    "  element x is in bin b when edge b <= x < edge b + 1, the last bin closed (x <= its upper\n"
+    "  edge), compared as numpy compares them (even bins: np.linspace's edges, rounded to\n"
+    "  float32 for float32 data); NaN and values outside the edges are not counted. Without\n"
+    "  -o a table of the bins is printed; -o OUT writes the counts (int64, as numpy's).\n"
+    "  - reads standard input, in either form.\n",
+    options, sizeof options / sizeof options[0], "an", forms,
 };
 
 /* The levels of bin b of `bins`: v goes to bin v * bins / 256. */
@@ -121,30 +149,45 @@ static int plot_png(const char *path, const uint32_t *hist, size_t bins, size_t 
 
 int cmd_histogram(int argc, char **argv)
 {
-    const char *in_path, *device = NULL, *channel_name = "grey", *plot = NULL;
+    const char *in_path, *channel_name = "grey", *plot = NULL, *bins_text = NULL, *range = NULL, *edges = NULL;
     long bins = 16;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
+    cli_array_io io = {0};
     cli_parser p;
     cli_begin(&p, &command, argc, argv);
     for (int opt; (opt = cli_next(&p)) >= 0;) {
         int ok = 1;
         if (opt == OPT_BINS)
-            ok = cli_parse_long("histogram", "--bins", p.value, 1, 256, &bins);
+            bins_text = p.value; /* its range depends on the form */
         else if (opt == OPT_CHANNEL)
             channel_name = p.value;
         else if (opt == OPT_PLOT)
             plot = p.value;
         else if (opt == OPT_MAX_PIXELS)
             ok = cli_parse_count("histogram", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
+        else if (opt == OPT_RANGE)
+            range = p.value;
+        else if (opt == OPT_EDGES)
+            edges = p.value;
         else
-            device = p.value;
+            ok = cli_array_option(&io, "histogram", options[opt].name, p.value);
         if (!ok)
             return 2;
     }
     const int ended = cli_end(&p, 1);
     if (ended >= 0)
         return ended;
-    in_path = p.args[0];
+    in_path = io.in = p.args[0];
+    const int form = cli_histogram_is_array(&io) ? ARRAY : IMAGE;
+    if (cli_warn_mode(&p, form)) {
+        fprintf(stderr, "(an array is a .npy file, or raw binary with --type; anything else is an image)\n");
+        return 2;
+    }
+    if (form == ARRAY)
+        return cli_histogram_array(&io, bins_text, edges, range);
+    if (bins_text && !cli_parse_long("histogram", "--bins", bins_text, 1, 256, &bins))
+        return 2;
+    const char *device = io.device;
     static const char *const channel_names[] = {"r", "g", "b", "a", "grey", "all"};
     const int channel = cli_pick("histogram", "--channel", channel_name, channel_names, 6);
     if (channel < 0)

@@ -1,4 +1,5 @@
-/* The subcommands of `clprim`: one file each, cmd_<name>.c. */
+/* The subcommands of `clprim`: one file each, cmd_<name>.c; the array commands
+ * (sort, scan, reduce, unique) share cmd_arrays.c. */
 #ifndef CLPRIM_CLI_COMMANDS_H
 #define CLPRIM_CLI_COMMANDS_H
 
@@ -9,6 +10,10 @@ int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compact(int argc, char **argv);
+int cmd_sort(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+int cmd_unique(int argc, char **argv);
 int cmd_threshold(int argc, char **argv); /* needs images (stb) */
 int cmd_histogram(int argc, char **argv); /* needs images (stb) */
 int cmd_kmeans(int argc, char **argv);    /* needs images (stb) */

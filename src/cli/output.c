@@ -114,7 +114,7 @@ void cli_output_write(cli_output *o, const void *data, size_t bytes)
         o->error = errno ? errno : EIO;
 }
 
-int cli_output_close(cli_output *o, char *why, size_t size)
+int cli_output_finish(cli_output *o, char *why, size_t size)
 {
     int err = o->error;
     errno = 0;
@@ -125,14 +125,30 @@ int cli_output_close(cli_output *o, char *why, size_t size)
     if (fclose(o->f) != 0 && !err)
         err = errno ? errno : EIO;
     o->f = NULL;
-    if (!err && o->temporary[0] && rename(o->temporary, o->target) != 0)
-        err = errno;
     if (err) {
         if (o->temporary[0])
             unlink(o->temporary);
+        o->temporary[0] = '\0';
         return fail(why, size, o->path, err);
     }
     return 0;
+}
+
+int cli_output_commit(cli_output *o, char *why, size_t size)
+{
+    if (o->temporary[0] && rename(o->temporary, o->target) != 0) {
+        int err = errno;
+        unlink(o->temporary);
+        o->temporary[0] = '\0';
+        return fail(why, size, o->path, err);
+    }
+    o->temporary[0] = '\0';
+    return 0;
+}
+
+int cli_output_close(cli_output *o, char *why, size_t size)
+{
+    return cli_output_finish(o, why, size) != 0 ? -1 : cli_output_commit(o, why, size);
 }
 
 void cli_output_discard(cli_output *o)
@@ -142,4 +158,5 @@ void cli_output_discard(cli_output *o)
     o->f = NULL;
     if (o->temporary[0])
         unlink(o->temporary);
+    o->temporary[0] = '\0';
 }

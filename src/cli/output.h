@@ -44,7 +44,15 @@ void cli_output_write(cli_output *o, const void *data, size_t bytes);
  * else -1 with "cannot write PATH: why", and the temporary removed. */
 int cli_output_close(cli_output *o, char *why, size_t size);
 
-/* Gives up: closes and removes the temporary; a direct target is left as written. */
+/* cli_output_close in its two steps, for a command that writes several files
+ * and must write all of them or none: finish each (flush, sync, close: the
+ * errors of writing show here), then commit each (the rename). A failed
+ * finish removes its temporary; discard the others. */
+int cli_output_finish(cli_output *o, char *why, size_t size);
+int cli_output_commit(cli_output *o, char *why, size_t size);
+
+/* Gives up: closes and removes the temporary (also after cli_output_finish);
+ * a direct target is left as written. */
 void cli_output_discard(cli_output *o);
 
 #endif
