@@ -24,10 +24,10 @@ static const command commands[] = {
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: clprim COMMAND [ARGS]\n\ncommands:\n");
+    fprintf(to, "usage: clprim COMMAND [ARGS]\n       clprim --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %s\n", commands[i].usage);
-    fprintf(to, "\n`clprim COMMAND --help` lists a command's options.\n"
+    fprintf(to, "\n`clprim COMMAND --help` lists a command's options; `clprim --version` prints the version.\n"
                 "The device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
                 "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n"
                 "\nexit status: 0 done (and checks passed); 1 the work failed (a device, file or library\n"
