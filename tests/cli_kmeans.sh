@@ -2,7 +2,8 @@
 # `clprim kmeans` on a photograph: the device and the C loop agree bit for bit
 # (--check), the inertia is printed, --restarts keeps a run no worse than the
 # first seed's alone, a grey image runs once, counts may be written 1e1, and bad
-# counts exit 2.
+# counts exit 2. The first call's report says whether it built its kernels or
+# loaded them from the disk cache.
 # usage: cli_kmeans.sh CLPRIM DATA_DIR images|no-images
 set -u
 . "$(dirname "$0")/cli_expect.sh"
@@ -39,6 +40,15 @@ with open(sys.argv[1], "wb") as f:
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 PY
 expect 0 "one run, not 3" "$clprim" kmeans "$tmp/grey.png" "$tmp/grey-out.png" -k 4 --restarts 3 --check
+
+# The first call builds its kernel programs, a second process loads them from
+# the disk cache (PoCL's own cache off, so that the disk cache is used).
+expect 0 "first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" kmeans "$data/chelsea.png" "$tmp/first.png" -k 3 --iterations 2
+grep -q "first call took .* ms, building [0-9]* kernel program" "$tmp/out" || { echo "FAIL: a cold k-means did not say it built its kernels"; failures=$((failures + 1)); }
+expect 0 "from the disk cache" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" kmeans "$data/chelsea.png" "$tmp/second.png" -k 3 --iterations 2
+grep -q "building" "$tmp/out" && { echo "FAIL: a warm k-means said it built kernels"; failures=$((failures + 1)); }
 
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 0
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 2x

@@ -1,5 +1,6 @@
 /* `clprim`: the command-line tool. Each subcommand lives in its own cmd_<name>.c. */
 #include "commands.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +49,22 @@ clprim_context *cli_open(const char *device)
 const char *cli_form_name(clprim_form form)
 {
     return form == CLPRIM_FORM_ONE_SWEEP ? "one-sweep" : form == CLPRIM_FORM_MULTI_PASS ? "multi-pass" : "default";
+}
+
+void cli_first_call_note(const clprim_context *ctx, unsigned compiled_before, unsigned loaded_before, char *note,
+                         size_t size)
+{
+    unsigned compiled, loaded;
+    clprim_program_counts(ctx, &compiled, &loaded);
+    compiled -= compiled_before, loaded -= loaded_before;
+    if (!compiled && !loaded)
+        snprintf(note, size, "its kernel programs already built");
+    else if (!compiled)
+        snprintf(note, size, "loading %u kernel program%s from the disk cache", loaded, loaded == 1 ? "" : "s");
+    else /* without the disk cache (PoCL keeps its own), a build may still be quick */
+        snprintf(note, size, "building %u kernel program%s%s%s", compiled, compiled == 1 ? "" : "s",
+                 loaded ? " and loading the others from the disk cache" : "",
+                 *clprim_cache_note(ctx) ? " (the disk cache is not used here: `clprim cache info` says why)" : "");
 }
 
 double cli_now(void)

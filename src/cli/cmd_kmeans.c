@@ -139,10 +139,14 @@ int cmd_kmeans(int argc, char **argv)
     float best_seeded[CLPRIM_KMEANS_MAX_K * 3], best_centres[CLPRIM_KMEANS_MAX_K * 3];
     clprim_status s = clprim_kmeans_seed(img.pixels, img.width, img.height, 0, format, (unsigned)k, seed, seeded);
     clprim_kmeans_info info, best_info = {0, 0};
+    unsigned compiled, loaded;
+    char first_note[160];
+    clprim_program_counts(ctx, &compiled, &loaded);
     double start = cli_now();
     if (s == CLPRIM_SUCCESS)
         s = clprim_kmeans(ctx, &si, (unsigned)k, 1, seeded, lab, 0, NULL, &info, 0, NULL);
     const double first_ms = (cli_now() - start) * 1e3;
+    cli_first_call_note(ctx, compiled, loaded, first_note, sizeof first_note);
 
     double device_ms = 0, best_inertia = INFINITY;
     unsigned long best_seed = seed, total_iterations = 0;
@@ -207,9 +211,9 @@ int cmd_kmeans(int argc, char **argv)
            best_info.converged ? "converged (no centre moved by more than the tolerance)"
                                : "stopped at the iteration limit");
     printf("inertia %.6e (%.4g a pixel)\n", best_inertia, best_inertia / (double)n);
-    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final images included); the first call took %.1f ms "
-           "with the kernel build\n",
-           device_name, device_ms / (double)total_iterations, device_ms, first_ms);
+    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final images included); the first call took %.1f ms, "
+           "%s\n",
+           device_name, device_ms / (double)total_iterations, device_ms, first_ms, first_note);
 
     if (check) {
         float cpu_centres[CLPRIM_KMEANS_MAX_K * 3];
