@@ -19,7 +19,7 @@ static const command commands[] = {
     {"compact", cmd_compact, "compact [--device D] [--n N] [--type T] [--gt V|--keep EXPR|...]  copy_if over generated data, checked and timed (--help)"},
     {"threshold", cmd_threshold, "threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--device D]"},
     {"histogram", cmd_histogram, "histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png] [--device D]"},
-    {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check] [--device D]"},
+    {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check] [--palette FILE.png] [--device D]"},
     {"cache", cmd_cache, "cache warm|clear|info [--device D]  the disk cache of built kernels (--help)"},
 };
 
