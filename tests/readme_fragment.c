@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     int all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("readme fragment mpi: %llu keys on %d ranks, histogram and sort %s\n", all, ranks,
+        printf("%llu keys on %d ranks, histogram and sort %s\n", all, ranks,
                all_ok ? "as the C loop" : "WRONG");
     free(keys);
     clReleaseMemObject(slice);
@@ -146,7 +146,7 @@ int main(void)
     clReleaseMemObject(out);
 #endif
     clprim_release(ctx);
-    printf("readme fragment: %zu wrong element(s)\n", wrong);
+    printf("%zu wrong element(s)\n", wrong);
     return wrong != 0;
 }
 #endif

@@ -14,6 +14,7 @@ language are text: tables, layouts):
                                  the installed library, run and checked there
   <!-- test: skip: WHY -->       not run, for the reason given
   ..., with MPI                  only where libclprim_mpi is built (mpirun runs it)
+  ..., with CMake                only where cmake is installed
 
 The "run" blocks make one shell session (sh -e) in the order of the README, as
 typed into one terminal: exports carry over. Each block's output goes to its
@@ -36,7 +37,7 @@ import sys
 import tempfile
 
 README_LIBDIR = "lib/x86_64-linux-gnu"
-MARKER = re.compile(r"<!-- test: (run in source|run|file \S+|fragment \w+|skip: .+?)(, with MPI)? -->$")
+MARKER = re.compile(r"<!-- test: (run in source|run|file \S+|fragment \w+|skip: .+?)(?:, with (MPI|CMake))? -->$")
 
 
 def fail(message):
@@ -45,7 +46,7 @@ def fail(message):
 
 
 def blocks(readme):
-    """(line, marker action, with MPI, language, text) of every fenced block with a language."""
+    """(line, marker action, what it needs or None, language, text) of every fenced block with a language."""
     lines = open(readme, encoding="utf-8").read().split("\n")
     found, i = [], 0
     while i < len(lines):
@@ -62,16 +63,18 @@ def blocks(readme):
             if not marker:
                 fail("README.md:%d: a ```%s block without a <!-- test: ... --> comment before it "
                      "(tests/readme_test.py says which)" % (i + 1, fence.group(1)))
-            found.append((i + 1, marker.group(1), bool(marker.group(2)), fence.group(1),
+            found.append((i + 1, marker.group(1), marker.group(2), fence.group(1),
                           "\n".join(lines[i + 1:end]) + "\n"))
         i = end + 1
     return found
 
 
-def run(command, cwd, env, what):
+def run(command, cwd, env, what, show=True):
+    """command's output (printed when show, or when it fails)."""
     result = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             universal_newlines=True)
-    print(result.stdout, end="")
+    if show or result.returncode != 0:
+        print(result.stdout, end="")
     if result.returncode != 0:
         fail("%s failed (exit status %d)" % (what, result.returncode))
     return result.stdout
@@ -113,9 +116,10 @@ def test(source, mpi, tmp):
                OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
     session, fragments, logs = ["set -e"], [], []
-    for line, action, needs_mpi, language, text in blocks(os.path.join(source, "README.md")):
-        if needs_mpi and not mpi:
-            print("README.md:%d: left out: libclprim_mpi is not built" % line)
+    have = {"MPI": mpi, "CMake": shutil.which("cmake") is not None, None: True}
+    for line, action, needs, language, text in blocks(os.path.join(source, "README.md")):
+        if not have[needs]:
+            print("README.md:%d: left out: it needs %s" % (line, "libclprim_mpi" if needs == "MPI" else "cmake"))
         elif action.startswith("file "):
             with open(os.path.join(app, action[5:]), "w") as f:
                 f.write(text)
@@ -169,11 +173,12 @@ def test(source, mpi, tmp):
         with open(os.path.join(folder, "readme_fragment.h"), "w") as f:
             f.write('#line %d "README.md"\n%s' % (line + 1, text))
         module = "clprim_mpi" if name == "mpi" else "clprim"
-        flags = run(["pkg-config", "--cflags", "--libs", module], folder, env, "pkg-config " + module).split()
+        flags = run(["pkg-config", "--cflags", "--libs", module], folder, env, "pkg-config " + module, show=False).split()
         exe = os.path.join(folder, name)
         run([os.environ.get("CC", "cc"), "-std=c11", "-Wall", "-Werror", "-DFRAGMENT_" + name.upper(),
              "-I" + folder, "-o", exe, harness] + flags + ["-Wl,-rpath," + lib], folder, env,
-            "building the fragment at README.md:%d" % line)
+            "building the fragment at README.md:%d" % line, show=False)
+        print("README.md:%d: fragment %s: " % (line, name), end="", flush=True)
         run(["mpirun", "-np", "2", exe] if name == "mpi" else [exe], folder, env,
             "the fragment at README.md:%d" % line)
 
