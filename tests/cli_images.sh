@@ -72,11 +72,11 @@ expect 0 "" "$clprim" histogram "$tmp/chart.png" --channel r
 # cache in the next one (PoCL's own cache off, so that the disk cache is used).
 expect 0 "the first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
     "$clprim" threshold "$data/coffee.png" "$tmp/cold.png"
-grep -q "first call took .* ms, building 1 kernel program$" "$tmp/out" ||
+grep -q "first call took .* ms, building [0-9]* kernel programs\\{0,1\\}$" "$tmp/out" ||
     { echo "FAIL: a cold threshold did not say it built its kernel"; failures=$((failures + 1)); }
 expect 0 "the first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
     "$clprim" threshold "$data/coffee.png" "$tmp/warm.png"
-grep -q "first call took .* ms, loading 1 kernel program from the disk cache$" "$tmp/out" ||
+grep -q "first call took .* ms, loading [0-9]* kernel programs\\{0,1\\} from the disk cache$" "$tmp/out" ||
     { echo "FAIL: a warm threshold did not say it loaded its kernel from the disk cache"; failures=$((failures + 1)); }
 
 # Channels and standard streams. Made here: a 16 x 8 grey PNG, the same with
