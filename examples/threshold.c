@@ -4,9 +4,12 @@
  *
  *   build/examples/threshold [IN.png [OUT.png [RATIO]]]
  *
- * (default: examples/data/coffee.png -> coffee-yellow.png). Images are plain
- * buffers: a clprim_image says where the pixels are (byte offset, row pitch)
- * and how they are laid out (RGB8 here). stb reads and writes the files. */
+ * (default: examples/data/coffee.png). OUT.png is written only when given.
+ * Images are plain buffers: a clprim_image says where the pixels are (byte
+ * offset, row pitch) and how they are laid out (RGB8 here). stb reads and
+ * writes the files. The recoloured pixels are checked against the same test
+ * in a C loop, which rounds like the kernel when built without fused
+ * multiply-add (-ffp-contract=off, as examples/meson.build builds it). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,7 +24,7 @@
 int main(int argc, char **argv)
 {
     const char *in = argc > 1 ? argv[1] : EXAMPLES_DATA "/coffee.png";
-    const char *out = argc > 2 ? argv[2] : "coffee-yellow.png";
+    const char *out = argc > 2 ? argv[2] : NULL;
     const float ratio = argc > 3 ? strtof(argv[3], NULL) : 0.7f;
 
     int w, h, channels;
@@ -54,13 +57,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim_threshold_red: %s: %s\n", clprim_status_name(s), clprim_last_error(ctx));
         return 1;
     }
-    clEnqueueReadBuffer(clprim_queue(ctx), buf, CL_TRUE, 0, bytes, pixels, 0, NULL, NULL);
+    unsigned char *result = malloc(bytes);
+    if (!result)
+        return 1;
+    clEnqueueReadBuffer(clprim_queue(ctx), buf, CL_TRUE, 0, bytes, result, 0, NULL, NULL);
 
-    int ok = stbi_write_png(out, w, h, 3, pixels, w * 3);
-    if (ok)
-        printf("%s (%d x %d) -> %s: reddish pixels (ratio > %g) turned yellow\n", in, w, h, out, ratio);
-    else
+    /* The C loop: selected pixels get green := red, the others stay. */
+    size_t selected = 0, wrong = 0;
+    for (size_t i = 0; i < bytes; i += 3) {
+        const float r = pixels[i], g = pixels[i + 1], b = pixels[i + 2];
+        const int pick = r > 0 && r * r > (ratio * ratio) * ((r * r + g * g) + b * b);
+        selected += pick;
+        wrong += result[i] != pixels[i] || result[i + 1] != (pick ? pixels[i] : pixels[i + 1]) ||
+                 result[i + 2] != pixels[i + 2];
+    }
+    int ok = wrong == 0;
+    printf("%s (%d x %d): %zu reddish pixels (ratio > %g) turned yellow, %s the C loop\n", in, w, h, selected, ratio,
+           ok ? "as" : "NOT as");
+    if (out && !stbi_write_png(out, w, h, 3, result, w * 3)) {
         fprintf(stderr, "cannot write %s\n", out);
+        ok = 0;
+    } else if (out) {
+        printf("wrote %s\n", out);
+    }
+    free(result);
     clReleaseMemObject(buf);
     clprim_release(ctx);
     stbi_image_free(pixels);

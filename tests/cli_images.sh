@@ -4,7 +4,8 @@
 # file each give a clear message and exit 1 (never a crash); bad options exit 2;
 # a photograph goes through threshold and histogram and comes back as a PNG;
 # grey stays grey, 16-bit input is rounded to 8 bits, "-" is standard input and
-# output; `clprim demo` checks every primitive and writes only with --out.
+# output; the first call's report tells kernels built from kernels loaded from
+# the disk cache; `clprim demo` checks every primitive and writes only with --out.
 # usage: cli_images.sh CLPRIM DATA_DIR images|no-images
 set -u
 . "$(dirname "$0")/cli_expect.sh"
@@ -66,6 +67,17 @@ for mode in keep yellow reinsert grey otsu; do
 done
 expect 0 "" "$clprim" histogram "$data/chelsea.png" --channel all --bins 64 --plot "$tmp/chart.png"
 expect 0 "" "$clprim" histogram "$tmp/chart.png" --channel r
+
+# The first call's report: kernels built in a cold process, loaded from the disk
+# cache in the next one (PoCL's own cache off, so that the disk cache is used).
+expect 0 "the first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" threshold "$data/coffee.png" "$tmp/cold.png"
+grep -q "first call took .* ms, building [0-9]* kernel programs\\{0,1\\}$" "$tmp/out" ||
+    { echo "FAIL: a cold threshold did not say it built its kernel"; failures=$((failures + 1)); }
+expect 0 "the first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" threshold "$data/coffee.png" "$tmp/warm.png"
+grep -q "first call took .* ms, loading [0-9]* kernel programs\\{0,1\\} from the disk cache$" "$tmp/out" ||
+    { echo "FAIL: a warm threshold did not say it loaded its kernel from the disk cache"; failures=$((failures + 1)); }
 
 # Channels and standard streams. Made here: a 16 x 8 grey PNG, the same with
 # alpha, and a 16-bit grey one whose every pixel is 0x00FF (rounded to 8 bits

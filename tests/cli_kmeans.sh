@@ -2,7 +2,9 @@
 # `clprim kmeans` on a photograph: the device and the C loop agree bit for bit
 # (--check), the inertia is printed, --restarts keeps a run no worse than the
 # first seed's alone, a grey image runs once, counts may be written 1e1, and bad
-# counts exit 2.
+# counts exit 2. The palette printed is the colours of the image written and of
+# the --palette strip; the first call's report says whether it built its
+# kernels or loaded them from the disk cache.
 # usage: cli_kmeans.sh CLPRIM DATA_DIR images|no-images
 set -u
 . "$(dirname "$0")/cli_expect.sh"
@@ -39,6 +41,37 @@ with open(sys.argv[1], "wb") as f:
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 PY
 expect 0 "one run, not 3" "$clprim" kmeans "$tmp/grey.png" "$tmp/grey-out.png" -k 4 --restarts 3 --check
+
+# The palette: k hex colours, the strip's swatches in that order, and the only
+# colours of the quantized image.
+expect 0 "palette: #" "$clprim" kmeans "$data/chelsea.png" "$tmp/quantized.png" -k 5 --palette "$tmp/palette.png"
+grep -q "^wrote $tmp/palette.png" "$tmp/out" || { echo "FAIL: kmeans --palette did not say it wrote the strip"; failures=$((failures + 1)); }
+python3 - "$(dirname "$0")" "$tmp/palette.png" "$tmp/quantized.png" $(sed -n 's/^palette: //p' "$tmp/out") <<'PY' ||
+import sys
+sys.path.insert(0, sys.argv[1])
+import png
+strip, image, printed = sys.argv[2], sys.argv[3], sys.argv[4:]
+w, h, ch, rows = png.read(strip)
+swatches = [png.colour(rows, x, 0, ch) for x in range(16, w, 32)]
+if len(printed) != 5 or (w, h) != (5 * 32, 32) or swatches != printed:
+    sys.exit("the palette printed %s, its strip is %d x %d with swatches %s" % (printed, w, h, swatches))
+w, h, ch, rows = png.read(image)
+used = {png.colour(rows, x, y, ch) for y in range(h) for x in range(w)}
+if not used <= set(printed):
+    sys.exit("the quantized image has colours outside the palette: %s" % sorted(used - set(printed)))
+print("ok: the palette strip and the quantized image are the printed colours %s" % " ".join(printed))
+PY
+    { echo "FAIL: kmeans --palette"; failures=$((failures + 1)); }
+expect 2 "--palette" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 5 --palette "$tmp/palette.txt"
+
+# The first call builds its kernel programs, a second process loads them from
+# the disk cache (PoCL's own cache off, so that the disk cache is used).
+expect 0 "first call took" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" kmeans "$data/chelsea.png" "$tmp/first.png" -k 3 --iterations 2
+grep -q "first call took .* ms, building [0-9]* kernel program" "$tmp/out" || { echo "FAIL: a cold k-means did not say it built its kernels"; failures=$((failures + 1)); }
+expect 0 "from the disk cache" env CLPRIM_CACHE_DIR="$tmp/cache" POCL_KERNEL_CACHE=0 \
+    "$clprim" kmeans "$data/chelsea.png" "$tmp/second.png" -k 3 --iterations 2
+grep -q "building" "$tmp/out" && { echo "FAIL: a warm k-means said it built kernels"; failures=$((failures + 1)); }
 
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 0
 expect 2 "--restarts" "$clprim" kmeans "$data/chelsea.png" "$tmp/never.png" -k 6 --restarts 2x

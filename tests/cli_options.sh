@@ -177,11 +177,13 @@ for command in devices demo bench compact threshold histogram kmeans cache; do
         echo "FAIL: $command --help: exit 0, usage on stdout, nothing on stderr"; failures=$((failures + 1))
     fi
 done
-# The top-level help states the exit codes.
+# The top-level help states the exit codes and --version, which prints the version.
 "$clprim" --help >"$tmp/help" 2>&1
-for code in "0 done" "1 the work failed" "2 bad usage"; do
-    grep -q "$code" "$tmp/help" || { echo "FAIL: clprim --help does not say \"$code\""; failures=$((failures + 1)); }
+for code in "0 done" "1 the work failed" "2 bad usage" "clprim --version"; do
+    grep -q -- "$code" "$tmp/help" || { echo "FAIL: clprim --help does not say \"$code\""; failures=$((failures + 1)); }
 done
+expect 0 "clprim " "$clprim" --version
+grep -q '^clprim [0-9]*\.[0-9]*\.[0-9]*$' "$tmp/out" || { echo "FAIL: clprim --version: $(cat "$tmp/out")"; failures=$((failures + 1)); }
 # Not a terminal: a bench row or a k-means run writes nothing on stderr.
 "$clprim" bench -p reduce -t int32 --min 1024 --max 1024 -r1 >/dev/null 2>"$tmp/quiet"
 [ ! -s "$tmp/quiet" ] || { echo "FAIL: bench wrote progress to a file"; failures=$((failures + 1)); }

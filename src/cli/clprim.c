@@ -1,5 +1,6 @@
 /* `clprim`: the command-line tool. Each subcommand lives in its own cmd_<name>.c. */
 #include "commands.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,16 +24,16 @@ static const command commands[] = {
     {"threshold", cmd_threshold, "threshold IN OUT.png [--ratio R] [--mode keep|yellow|reinsert|grey|otsu] [--device D]"},
     {"histogram", cmd_histogram, "histogram IN [--bins N] [--channel r|g|b|a|grey|all] [--plot FILE.png]  of an image\n"
                                  "  histogram IN [--bins N [--range LO,HI] | --edges E] [-o OUT]  of an array (np.histogram)"},
-    {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check] [--device D]"},
+    {"kmeans", cmd_kmeans, "kmeans IN OUT.png -k K [--iterations N] [--seed S] [--restarts N] [--check] [--palette FILE.png]"},
     {"cache", cmd_cache, "cache warm|clear|info [--device D]  the disk cache of built kernels (--help)"},
 };
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: clprim COMMAND [ARGS]\n\ncommands:\n");
+    fprintf(to, "usage: clprim COMMAND [ARGS]\n       clprim --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %s\n", commands[i].usage);
-    fprintf(to, "\n`clprim COMMAND --help` lists a command's options.\n"
+    fprintf(to, "\n`clprim COMMAND --help` lists a command's options; `clprim --version` prints the version.\n"
                 "The device is --device SPEC, else $CLPRIM_DEVICE, else the first GPU, else any device.\n"
                 "SPEC is gpu, cpu, P:D (as `clprim devices` lists them) or part of a device name.\n"
                 "An array IN (sort, scan, reduce, unique, compact, histogram) is a .npy file, or raw\n"
@@ -55,6 +56,22 @@ clprim_context *cli_open(const char *device)
 const char *cli_form_name(clprim_form form)
 {
     return form == CLPRIM_FORM_ONE_SWEEP ? "one-sweep" : form == CLPRIM_FORM_MULTI_PASS ? "multi-pass" : "default";
+}
+
+void cli_first_call_note(const clprim_context *ctx, unsigned compiled_before, unsigned loaded_before, char *note,
+                         size_t size)
+{
+    unsigned compiled, loaded;
+    clprim_program_counts(ctx, &compiled, &loaded);
+    compiled -= compiled_before, loaded -= loaded_before;
+    if (!compiled && !loaded)
+        snprintf(note, size, "its kernel programs already built");
+    else if (!compiled)
+        snprintf(note, size, "loading %u kernel program%s from the disk cache", loaded, loaded == 1 ? "" : "s");
+    else /* without the disk cache (PoCL keeps its own), a build may still be quick */
+        snprintf(note, size, "building %u kernel program%s%s%s", compiled, compiled == 1 ? "" : "s",
+                 loaded ? " and loading the others from the disk cache" : "",
+                 *clprim_cache_note(ctx) ? " (the disk cache is not used here: `clprim cache info` says why)" : "");
 }
 
 double cli_now(void)

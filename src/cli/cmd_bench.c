@@ -163,37 +163,31 @@ static void startup_table(const bench_options *o, clprim_type type, FILE *csv)
     }
 }
 
-/* A round axis top above `peak`: 1, 2 or 5 times a power of ten. */
-static double nice_top(double peak)
-{
-    double step = pow(10, floor(log10(peak > 0 ? peak : 1)));
-    for (;;)
-        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
-            if (m * step >= peak)
-                return m * step;
-            else if (m == 5)
-                step *= 10;
-}
-
-/* GB/s against log2 n, one line per primitive and type, legend on the right. */
+/* GB/s against log2 n, one line per primitive and type, legend on the right.
+ * GB/s is on a log scale in whole decades: the sorts move a small fraction of
+ * a copy's GB/s, and on a linear axis they would lie flat along zero. */
 static int draw_plot(const char *path, const char *device, const bench_point *p, size_t count)
 {
     static const unsigned char palette[][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
                                                {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
                                                {188, 189, 34}, {23, 190, 207}, {0, 0, 0}, {120, 120, 255}};
-    const unsigned char ink[3] = {40, 40, 40}, grid[3] = {225, 225, 225};
+    const unsigned char ink[3] = {40, 40, 40}, grid[3] = {215, 215, 215}, faint[3] = {240, 240, 240};
     const long left = 80, right = 330, top = 56, bottom = 60, width = 1200, height = 640;
     const long plot_w = width - left - right, plot_h = height - top - bottom;
-    double peak = 0;
+    double least = INFINITY, peak = 0;
     int lo = 64, hi = 0;
     for (size_t i = 0; i < count; i++) {
         int k = (int)log2((double)p[i].n);
         lo = k < lo ? k : lo, hi = k > hi ? k : hi;
+        least = p[i].gbps > 0 && p[i].gbps < least ? p[i].gbps : least;
         peak = p[i].gbps > peak ? p[i].gbps : peak;
     }
-    if (count == 0 || hi == lo)
+    if (hi <= lo)
         hi = lo + 1;
-    double ymax = nice_top(peak);
+    const int bottom_decade = least < INFINITY ? (int)floor(log10(least)) : 0;
+    int top_decade = peak > 0 ? (int)ceil(log10(peak)) : 1;
+    if (top_decade <= bottom_decade)
+        top_decade = bottom_decade + 1;
     chart_canvas c;
     char why[512], label[96];
     if (chart_open(&c, (size_t)width, (size_t)height) != 0) {
@@ -201,12 +195,14 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
         return 0;
     }
 #define X(k) (left + (long)(((k) - lo) * plot_w / (hi - lo)))
-#define Y(v) (top + plot_h - (long)((v) / ymax * (double)plot_h))
+#define Y(v) (top + plot_h - (long)((log10(v) - bottom_decade) / (top_decade - bottom_decade) * (double)plot_h))
     snprintf(label, sizeof label, "libclprim bench on %.60s: GB/s against n", device);
     chart_text(&c, left, 14, label, 2, ink);
-    for (int t = 0; t <= 5; t++) {
-        double v = ymax * t / 5;
+    for (int d = bottom_decade; d <= top_decade; d++) {
+        const double v = pow(10, d);
         chart_rect(&c, left, Y(v), left + plot_w, Y(v) + 1, grid);
+        for (int m = 2; m <= 5 && d < top_decade; m += 3) /* fainter lines at 2 and 5 */
+            chart_rect(&c, left, Y(m * v), left + plot_w, Y(m * v) + 1, faint);
         snprintf(label, sizeof label, "%g", v);
         chart_text(&c, left - 10 - chart_text_width(label, 2), Y(v) - 6, label, 2, ink);
     }
@@ -218,7 +214,7 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
     chart_rect(&c, left, top, left + 1, top + plot_h + 1, ink);
     chart_rect(&c, left, top + plot_h, left + plot_w, top + plot_h + 1, ink);
     chart_text(&c, left + plot_w / 2 - 90, height - 24, "n (elements, log scale)", 2, ink);
-    chart_text(&c, 8, top - 20, "GB/s", 2, ink);
+    chart_text(&c, 8, top - 20, "GB/s (log scale)", 2, ink);
     size_t series = 0;
     for (size_t i = 0; i < count; i++) {
         int first = 1; /* the first point of its series */
@@ -230,7 +226,7 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
         const unsigned char *colour = palette[series % (sizeof palette / sizeof palette[0])];
         long px = -1, py = -1;
         for (size_t j = i; j < count; j++) {
-            if (p[j].kind != p[i].kind || p[j].type != p[i].type)
+            if (p[j].kind != p[i].kind || p[j].type != p[i].type || p[j].gbps <= 0) /* not on a log axis */
                 continue;
             long x = X(log2((double)p[j].n)), y = Y(p[j].gbps);
             if (px >= 0)

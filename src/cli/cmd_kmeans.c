@@ -2,7 +2,8 @@
  * (every pixel replaced by the centre of its colour cluster),
  * with clprim_kmeans_seed and clprim_kmeans; the result is written as PNG.
  * --restarts N runs from N seeds and keeps the lowest inertia.
- * --check runs the same algorithm in C from the same centres and compares. */
+ * --check runs the same algorithm in C from the same centres and compares.
+ * The palette found is printed as hex colours; --palette writes it as a PNG strip. */
 #include "commands.h"
 #include "image.h"
 #include "kmeans_cpu.h"
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_K, OPT_ITERATIONS, OPT_SEED, OPT_RESTARTS, OPT_CHECK, OPT_MAX_PIXELS, OPT_DEVICE };
+enum { OPT_K, OPT_ITERATIONS, OPT_SEED, OPT_RESTARTS, OPT_CHECK, OPT_PALETTE, OPT_MAX_PIXELS, OPT_DEVICE };
 static const cli_option options[] = {
     [OPT_K] = {"k", 'k', "K", "colour clusters, 1 to " CLI_STRING(CLPRIM_KMEANS_MAX_K) " (required)", 0},
     [OPT_ITERATIONS] = {"iterations", 'i', "N",
@@ -35,6 +36,10 @@ static const cli_option options[] = {
                    "also run the algorithm in C from the kept run's start: same labels\n"
                    "and centres, bit for bit?",
                    0},
+    [OPT_PALETTE] = {"palette", 'p', "FILE.png",
+                     "also write the palette as a PNG strip: one 32 x 32 swatch a cluster,\n"
+                     "in cluster order (the colours printed as hex)",
+                     0},
     [OPT_MAX_PIXELS] = {"max-pixels", 0, "N", "refuse a larger image before decoding it (default 2^28)", 0},
     [OPT_DEVICE] = {"device", 0, "SPEC", "the OpenCL device (clprim --help)", 0},
 };
@@ -57,6 +62,27 @@ static void show_iteration(void *user, const char *what, unsigned long done, uns
                  what, done, total);
 }
 
+#define SWATCH 32 /* pixels a side of a palette swatch */
+
+/* The palette as k swatches side by side, written as PNG; 0 on success. */
+static int write_palette(const char *path, const unsigned char (*colour)[3], unsigned long k)
+{
+    cli_image strip;
+    char why[1024];
+    if (cli_image_alloc(&strip, k * SWATCH, SWATCH, 3, 0) != 0) {
+        fprintf(stderr, "clprim kmeans: out of memory for the palette\n");
+        return -1;
+    }
+    for (size_t y = 0; y < SWATCH; y++)
+        for (size_t x = 0; x < strip.width; x++)
+            memcpy(strip.pixels + (y * strip.width + x) * 3, colour[x / SWATCH], 3);
+    int rc = cli_image_write_png(path, &strip, why, sizeof why);
+    if (rc != 0)
+        fprintf(stderr, "clprim kmeans: %s\n", why);
+    cli_image_free(&strip);
+    return rc;
+}
+
 /* A count option: a whole number, also written as 1e2. */
 static int parse_count(const char *option, const char *text, size_t min, size_t max, unsigned long *out)
 {
@@ -69,7 +95,7 @@ static int parse_count(const char *option, const char *text, size_t min, size_t 
 
 int cmd_kmeans(int argc, char **argv)
 {
-    const char *in_path, *out_path, *device = NULL;
+    const char *in_path, *out_path, *device = NULL, *palette_path = NULL;
     unsigned long k = 0, iterations = 100, seed = 1, restarts = 1;
     int check = 0;
     size_t max_pixels = CLI_IMAGE_MAX_PIXELS;
@@ -87,6 +113,8 @@ int cmd_kmeans(int argc, char **argv)
             ok = parse_count("--restarts", p.value, 1, 10000, &restarts);
         else if (opt == OPT_CHECK)
             check = 1;
+        else if (opt == OPT_PALETTE)
+            palette_path = p.value;
         else if (opt == OPT_MAX_PIXELS)
             ok = cli_parse_count("kmeans", "--max-pixels", p.value, 1, SIZE_MAX, 4, &max_pixels);
         else
@@ -100,6 +128,8 @@ int cmd_kmeans(int argc, char **argv)
     if (!k)
         return cli_usage_error(&p, "-k K is required");
     in_path = p.args[0], out_path = p.args[1];
+    if (palette_path && !cli_want_png("kmeans", "--palette", palette_path, "palette"))
+        return 2;
 
     cli_image img;
     clprim_context *ctx;
@@ -139,10 +169,14 @@ int cmd_kmeans(int argc, char **argv)
     float best_seeded[CLPRIM_KMEANS_MAX_K * 3], best_centres[CLPRIM_KMEANS_MAX_K * 3];
     clprim_status s = clprim_kmeans_seed(img.pixels, img.width, img.height, 0, format, (unsigned)k, seed, seeded);
     clprim_kmeans_info info, best_info = {0, 0};
+    unsigned compiled, loaded;
+    char first_note[160];
+    clprim_program_counts(ctx, &compiled, &loaded);
     double start = cli_now();
     if (s == CLPRIM_SUCCESS)
         s = clprim_kmeans(ctx, &si, (unsigned)k, 1, seeded, lab, 0, NULL, &info, 0, NULL);
     const double first_ms = (cli_now() - start) * 1e3;
+    cli_first_call_note(ctx, compiled, loaded, first_note, sizeof first_note);
 
     double device_ms = 0, best_inertia = INFINITY;
     unsigned long best_seed = seed, total_iterations = 0;
@@ -207,9 +241,21 @@ int cmd_kmeans(int argc, char **argv)
            best_info.converged ? "converged (no centre moved by more than the tolerance)"
                                : "stopped at the iteration limit");
     printf("inertia %.6e (%.4g a pixel)\n", best_inertia, best_inertia / (double)n);
-    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final images included); the first call took %.1f ms "
-           "with the kernel build\n",
-           device_name, device_ms / (double)total_iterations, device_ms, first_ms);
+    /* The colours of the quantized image: each centre rounded as clprim_kmeans rounds it. */
+    const unsigned dims = clprim_kmeans_dims(format);
+    unsigned char palette[CLPRIM_KMEANS_MAX_K][3];
+    printf("palette:");
+    for (unsigned j = 0; j < k; j++) {
+        for (unsigned c = 0; c < 3; c++) {
+            const float v = floorf(best_centres[j * dims + (dims == 3 ? c : 0)] + 0.5f);
+            palette[j][c] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+        printf(" #%02x%02x%02x", palette[j][0], palette[j][1], palette[j][2]);
+    }
+    printf("\n");
+    printf("on %s: %.3f ms an iteration (%.1f ms in all, the final images included); the first call took %.1f ms, "
+           "%s\n",
+           device_name, device_ms / (double)total_iterations, device_ms, first_ms, first_note);
 
     if (check) {
         float cpu_centres[CLPRIM_KMEANS_MAX_K * 3];
@@ -233,7 +279,11 @@ int cmd_kmeans(int argc, char **argv)
         if (!same)
             goto done;
     }
+    if (palette_path && write_palette(palette_path, (const unsigned char(*)[3])palette, k) != 0)
+        goto done;
     printf("wrote %s\n", out_path);
+    if (palette_path)
+        printf("wrote %s (the palette)\n", palette_path);
     status = 0;
 
 done:

@@ -109,9 +109,12 @@ int cmd_threshold(int argc, char **argv)
     }
     clprim_image si = cli_image_view(src, &img), di = cli_image_view(dst, &out);
 
-    /* Twice: the first call builds (or loads from the disk cache) the kernels. */
+    /* Twice: the first call builds the kernels or loads them from the disk cache,
+     * which the program counts tell apart. */
     double first_ms = 0, call_ms = 0, kernel_ms = 0;
-    unsigned otsu = 0;
+    unsigned otsu = 0, compiled, loaded;
+    char first_note[160];
+    clprim_program_counts(ctx, &compiled, &loaded);
     for (int run = 0; run < 2; run++) {
         cl_event ev = NULL;
         double start = cli_now();
@@ -129,6 +132,7 @@ int cmd_threshold(int argc, char **argv)
         clWaitForEvents(1, &ev);
         if (run == 0) {
             first_ms = (cli_now() - start) * 1e3;
+            cli_first_call_note(ctx, compiled, loaded, first_note, sizeof first_note);
         } else {
             call_ms = (cli_now() - start) * 1e3;
             kernel_ms = event_ms(ev);
@@ -157,8 +161,8 @@ int cmd_threshold(int argc, char **argv)
     else
         printf("mode %s, grey level > %u: %zu pixels %s (%.1f%%)\n", names[mode], mode == 3 ? (unsigned)level : otsu,
                count, counted, 100.0 * (double)count / (double)n);
-    printf("on %s: %.3f ms a call (its last kernel %.3f ms); the first call took %.1f ms with the kernel build\n",
-           device_name, call_ms, kernel_ms, first_ms);
+    printf("on %s: %.3f ms a call (its last kernel %.3f ms); the first call took %.1f ms, %s\n", device_name,
+           call_ms, kernel_ms, first_ms, first_note);
     printf("wrote %s (%s)\n", cli_output_name(out_path), cli_image_channels_name(out.channels));
     status = 0;
 

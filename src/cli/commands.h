@@ -26,6 +26,13 @@ clprim_context *cli_open(const char *device);
 /* The radix sort's form as $CLPRIM_TUNING spells it: "multi-pass", "one-sweep". */
 const char *cli_form_name(clprim_form form);
 
+/* What a command's first call did about kernel programs, for its report:
+ * "building 2 kernel programs", "loading 2 kernel programs from the disk
+ * cache", ... compiled_before and loaded_before are clprim_program_counts
+ * taken before the call. */
+void cli_first_call_note(const clprim_context *ctx, unsigned compiled_before, unsigned loaded_before, char *note,
+                         size_t size);
+
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 
