@@ -30,15 +30,9 @@
  *
  * Built with -DWG -DITEMS, -DKEY=<NAME> (cl/types.h: a type of 32 or 64 bits),
  * and VALUE_BYTES 0, 4 or 8; no element type. */
+#include "block/key.cl"
 #include "block/lookback.cl" /* status words: how they are written and read; the ticket */
 #include "block/reduce_scan.cl"
-
-#if !defined(KEY) || CLPRIM_FIELD(KEY, BYTES) < 4
-#error "radix_sort.cl needs -DKEY=<NAME> (cl/types.h) of a 32- or 64-bit type"
-#endif
-#define KEY_BITS (8 * CLPRIM_FIELD(KEY, BYTES))
-typedef CLPRIM_FIELD(KEY, BITS) key_t; /* a key's bits */
-#define SIGN_BIT ((key_t)1 << (KEY_BITS - 1))
 
 #if VALUE_BYTES == 4
 typedef uint value_t;
@@ -77,21 +71,6 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #define ROUTE_SRC(r) ((r)&3u)
 #define ROUTE_DST(r) (((r) >> 2) & 3u)
 #define ROUTE_RUNS 16u
-
-/* The key's bits as an unsigned integer whose order is the sort's order. */
-inline key_t ordered(key_t u, uint descending)
-{
-#if CLPRIM_FIELD(KEY, ORDER) == ORDER_UNSIGNED
-    key_t o = u;
-#elif CLPRIM_FIELD(KEY, ORDER) == ORDER_SIGNED
-    key_t o = u ^ SIGN_BIT;
-#else
-    /* Negative floats have every bit flipped, the others only the sign:
-     * -inf < ... < -0.0 < +0.0 < ... < +inf; NaNs land outside the infinities by sign. */
-    key_t o = (u & SIGN_BIT) ? ~u : (u ^ SIGN_BIT);
-#endif
-    return descending ? ~o : o;
-}
 
 inline uint digit_of(key_t u, uint shift, uint mask, uint descending)
 {

@@ -965,6 +965,31 @@ CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_
                                            size_t n, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event);
 
+/* The lower or upper bound of each of m needles among n keys sorted in the
+ * order `order` names, as clprim_sort_keys sorts them (NULL: ascending on
+ * every bit; descending; a bit range): result[result_offset + i], a cl_ulong,
+ * is the first index j (counted from sorted_offset) whose key does not come
+ * before needle i in that order (upper == 0: std::lower_bound, numpy's
+ * searchsorted side="left"), or comes after it (upper != 0: std::upper_bound,
+ * side="right"); n when no key does. Floats compare in the sort's total order
+ * (-0.0 before +0.0, NaNs at the ends by their sign), so an array sorted by
+ * clprim_sort_keys is searched in its own order. Keys that are not sorted give
+ * some index in [0, n], the same on every run. Enqueues only.
+ * key_type and order as clprim_sort_keys (doubles compared by their bits, no
+ * fp64 needed). Needles may lie among the sorted keys; result may meet
+ * neither (CLPRIM_INVALID_ARGUMENT). m == 0 writes nothing; n == 0 gives 0
+ * for every needle.
+ * Errors: those of clprim_sort_keys for the key type and the order; buffers
+ * shorter than offset + n, + m: CLPRIM_BUFFER_TOO_SMALL. A failed call
+ * enqueues nothing.
+ * Work: a binary search a needle, about log2(n) + 1 reads of the sorted keys. */
+CLPRIM_API clprim_status clprim_search_sorted(clprim_context *ctx, clprim_type key_type,
+                                              const clprim_sort_order *order, int upper, cl_mem sorted,
+                                              size_t sorted_offset, size_t n, cl_mem needles, size_t needles_offset,
+                                              size_t m, cl_mem result, size_t result_offset,
+                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                              cl_event *event);
+
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
  *     id = (iz * dims[1] + iy) * dims[0] + ix,
  * with ix = floor((x - origin[0]) * inv) and inv = 1.0f / box_size[0] (float

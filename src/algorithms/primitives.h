@@ -16,6 +16,7 @@
     X(histogram)                                                                                                 \
     X(histogram_range)                                                                                           \
     X(radix_sort)                                                                                                \
+    X(search)                                                                                                    \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
     X(kmeans)

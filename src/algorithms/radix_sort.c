@@ -297,16 +297,15 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
 
 /* ---- The public calls ---- */
 
-/* The key type and the order, resolved into *spec. */
-static clprim_status check_order(clprim_context *ctx, const char *fn, clprim_type key_type,
-                                 const clprim_sort_order *order, clprim_sort_spec *spec)
+clprim_status clprim_check_sort_order(clprim_context *ctx, const char *fn, clprim_type key_type,
+                                      const clprim_sort_order *order, clprim_sort_spec *spec)
 {
     const clprim_type_info *info = clprim_type_info_of(key_type);
     if (!info)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: key_type %d is not a clprim_type", fn, (int)key_type);
     if (!info->is_sort_key)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                           "%s sorts int32, uint32, float, int64, uint64 and double keys, not %s", fn, info->label);
+                           "%s takes int32, uint32, float, int64, uint64 and double keys, not %s", fn, info->label);
     const unsigned width = (unsigned)info->size * 8;
     spec->key_type = key_type;
     spec->descending = order && order->descending;
@@ -352,7 +351,7 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
     clprim_sort_spec spec = {0};
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
-        s = check_order(ctx, fn, key_type, order, &spec);
+        s = clprim_check_sort_order(ctx, fn, key_type, order, &spec);
     if (s == CLPRIM_SUCCESS && pairs)
         s = check_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
     const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;

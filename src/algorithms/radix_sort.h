@@ -13,6 +13,11 @@ typedef struct {
     unsigned begin_bit, end_bit; /* 0 <= begin_bit < end_bit <= the key's width */
 } clprim_sort_spec;
 
+/* The key type (one the sort takes) and the order (NULL: ascending on every
+ * bit), resolved into *spec; messages start with fn. */
+clprim_status clprim_check_sort_order(clprim_context *ctx, const char *fn, clprim_type key_type,
+                                      const clprim_sort_order *order, clprim_sort_spec *spec);
+
 /* Begins *p, radix_sort.cl built for the spec at the sort's own shape (release
  * with clprim_program_end); returns 0 when the sort cannot run there (a tile of
  * one item a work-item does not fit in local memory). */

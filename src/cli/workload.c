@@ -1167,6 +1167,89 @@ static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
 
+/* ---- Search: the lower bound of n random needles among n sorted keys ----
+ * Made in the keys' ordered form, so no sort is needed: key i is the ordered
+ * value (i / 2) * 2 * step (pairs of equal keys), each needle a random ordered
+ * value; both written back as bits. The input buffer holds the sorted keys,
+ * then the needles. */
+
+/* The bits whose ordered form (sort_ordered) is o. */
+static uint64_t sort_unordered(clprim_type t, uint64_t o, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
+    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
+        return o;
+    if (is_floating(t) && !(o & sign))
+        return ~o & all;
+    return o ^ sign;
+}
+
+static int search_prepare(workload *w)
+{
+    const unsigned width = 8 * (unsigned)w->elem;
+    const uint64_t top = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+    const uint64_t step = w->n ? top / w->n : 0;
+    unsigned char *data = malloc(2 * w->n * w->elem + 1);
+    if (!data)
+        return 0;
+    free(w->in);
+    w->in = data;
+    w->in_bytes = 2 * w->n * w->elem;
+    uint64_t state = first_state(0x94D049BB133111EBull);
+    for (size_t i = 0; i < w->n; i++) {
+        sort_key_put(data, w->elem, i, sort_unordered(w->type, (uint64_t)(i / 2) * 2 * step, width));
+        sort_key_put(data, w->elem, w->n + i, sort_unordered(w->type, next_random(&state) & top, width));
+    }
+    return upload(w) && device_output(w, w->n * sizeof(cl_ulong));
+}
+
+static clprim_status search_run(workload *w)
+{
+    return clprim_search_sorted(w->ctx, w->type, NULL, 0, w->in_buf, 0, w->n, w->in_buf, w->n, w->n, w->out_buf, 0,
+                                0, NULL, NULL);
+}
+
+static void search_loop(workload *w, size_t begin, size_t end)
+{
+    const unsigned width = 8 * (unsigned)w->elem;
+    cl_ulong *at = w->expect;
+    for (size_t i = begin; i < end; i++) {
+        const uint64_t needle = sort_ordered(w->type, sort_key_at(w->in, w->elem, w->n + i), width);
+        size_t lo = 0, hi = w->n;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (sort_ordered(w->type, sort_key_at(w->in, w->elem, mid), width) < needle)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        at[i] = lo;
+    }
+}
+
+static void search_cpu(workload *w)
+{
+    search_loop(w, 0, w->n);
+}
+
+static void search_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        search_loop(w, begin, end);
+    }
+}
+
+/* The needles read and their answers written. */
+static double search_bytes(const workload *w)
+{
+    return (double)w->n * (double)(w->elem + sizeof(cl_ulong));
+}
+
+static const workload_kind search = {"search", search_prepare, search_run, search_cpu, whole_output_check,
+                                     search_bytes, sortable, search_openmp, "search", 0};
+
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
 #define BOX_DIM 32
@@ -1419,7 +1502,7 @@ const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
     &adjacent_difference, &scan_by_key, &reduce_by_key,   &histogram_256,
-    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &box_sort,        NULL};
+    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &box_sort,        NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
