@@ -44,19 +44,66 @@ static cl_mem random_buffer(clprim_context *ctx, clprim_type t, size_t count, ui
     return harness_buffer(ctx, count * es, *host);
 }
 
-/* Reads n elements of es bytes at element `offset` and compares them with
- * want, and that the elements around them kept the sentinel. */
-static void expect_output(clprim_context *ctx, cl_mem buf, size_t es, size_t offset, size_t n, const void *want,
+/* Reads n elements of type t at element `offset` and compares them with
+ * want (floats: any NaN matches any NaN, else the bits), and that the
+ * elements around them kept the sentinel. */
+static void expect_output(clprim_context *ctx, cl_mem buf, clprim_type t, size_t offset, size_t n, const void *want,
                           const char *what)
 {
+    const size_t es = reference_type_size(t);
     unsigned char *got = harness_malloc((offset + n + 3) * es);
     harness_read(ctx, buf, 0, (offset + n + 3) * es, got);
-    for (size_t i = 0; i < n; i++)
-        CHECK(memcmp(got + (offset + i) * es, (const unsigned char *)want + i * es, es) == 0,
-              "%s: element %zu of %zu differs", what, i, n);
+    const unsigned char *mine = got + offset * es, *theirs = want;
+    for (size_t i = 0; i < n; i++) {
+        const int nans = t == CLPRIM_FLOAT    ? isnan(((const float *)mine)[i]) && isnan(((const float *)theirs)[i])
+                         : t == CLPRIM_DOUBLE ? isnan(((const double *)mine)[i]) && isnan(((const double *)theirs)[i])
+                                              : 0;
+        CHECK(nans || memcmp(mine + i * es, theirs + i * es, es) == 0, "%s: element %zu of %zu differs", what, i, n);
+    }
     ck_assert_msg(harness_all_sentinel(got, offset * es) && harness_all_sentinel(got + (offset + n) * es, 3 * es),
                   "%s: wrote outside its elements", what);
     free(got);
+}
+
+/* One element-wise call of every type at the boundary sizes, against its C
+ * twin: src at an offset, dst one element further; floats get NaN,
+ * infinities and signed zeros among random values. */
+typedef clprim_status (*elementwise_call)(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
+                                          cl_mem dst, size_t dst_offset, size_t n);
+typedef void (*elementwise_twin)(clprim_type t, const void *src, void *dst, size_t n);
+
+static void every_size(clprim_context *ctx, clprim_type t, const char *name, elementwise_call call,
+                       elementwise_twin twin, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t);
+    size_t sizes[16];
+    const size_t count = boundary_sizes(ctx, sizes);
+    for (size_t k = 0; k < count; k++) {
+        const size_t n = sizes[k], offset = k % 3;
+        unsigned char *src = harness_malloc((offset + n + 3) * es);
+        harness_fill_random(t, src, offset + n + 3, rng);
+        for (size_t i = offset; reference_type_is_float(t) && i < offset + n; i += 7) {
+            const double special[] = {NAN, -0.0, 0.0, INFINITY, -INFINITY};
+            const double v = special[(i / 7) % 5];
+            if (t == CLPRIM_FLOAT)
+                ((float *)src)[i] = (float)v;
+            else
+                ((double *)src)[i] = v;
+        }
+        cl_mem sb = harness_buffer(ctx, (offset + n + 3) * es, src);
+        cl_mem dst = harness_buffer(ctx, (offset + 1 + n + 3) * es, NULL);
+        const clprim_status s = call(ctx, t, sb, offset, dst, offset + 1, n);
+        ck_assert_msg(s == CLPRIM_SUCCESS, "%s %s n=%zu: %s", name, reference_type_name(t), n, clprim_last_error(ctx));
+        unsigned char *want = harness_malloc((n + 1) * es);
+        twin(t, src + offset * es, want, n);
+        char what[96];
+        snprintf(what, sizeof what, "%s %s n=%zu", name, reference_type_name(t), n);
+        expect_output(ctx, dst, t, offset + 1, n, want, what);
+        free(want);
+        free(src);
+        clReleaseMemObject(sb);
+        clReleaseMemObject(dst);
+    }
 }
 
 /* ---- clprim_transform ---- */
@@ -86,36 +133,23 @@ static void twin_scale(clprim_type t, const void *x, void *out, size_t n)
     }
 }
 
+#define SCALE_EXPRESSION "x * 3 + (x > 0 ? 1 : 0)"
+
+static clprim_status scale_call(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, cl_mem dst,
+                                size_t dst_offset, size_t n)
+{
+    const clprim_map f = {SCALE_EXPRESSION, t, src, src_offset, 0, NULL, 0};
+    return clprim_transform(ctx, &f, n, t, dst, dst_offset, 0, NULL, NULL);
+}
+
 START_TEST(transform_every_type)
 {
     const clprim_type t = (clprim_type)_i;
     uint64_t rng = harness_rng(100 + (unsigned)_i);
-    const size_t es = reference_type_size(t);
     FOR_EACH_DEVICE(ctx)
     {
-        if (skip_double(ctx, t))
-            continue;
-        size_t sizes[16];
-        const size_t count = boundary_sizes(ctx, sizes);
-        for (size_t k = 0; k < count; k++) {
-            const size_t n = sizes[k], offset = k % 3;
-            unsigned char *x;
-            cl_mem xb = random_buffer(ctx, t, offset + n + 3, &rng, &x);
-            cl_mem dst = harness_buffer(ctx, (offset + 1 + n + 3) * es, NULL);
-            const clprim_map f = {"x * 3 + (x > 0 ? 1 : 0)", t, xb, offset, 0, NULL, 0};
-            clprim_status s = clprim_transform(ctx, &f, n, t, dst, offset + 1, 0, NULL, NULL);
-            ck_assert_msg(s == CLPRIM_SUCCESS, "transform %s n=%zu: %s", reference_type_name(t), n,
-                          clprim_last_error(ctx));
-            unsigned char *want = harness_malloc((n + 1) * es);
-            twin_scale(t, x + offset * es, want, n);
-            char what[96];
-            snprintf(what, sizeof what, "transform %s n=%zu", reference_type_name(t), n);
-            expect_output(ctx, dst, es, offset + 1, n, want, what);
-            free(want);
-            free(x);
-            clReleaseMemObject(xb);
-            clReleaseMemObject(dst);
-        }
+        if (!skip_double(ctx, t))
+            every_size(ctx, t, SCALE_EXPRESSION, scale_call, twin_scale, &rng);
     }
 }
 END_TEST
@@ -147,7 +181,7 @@ START_TEST(transform_two_inputs_and_index)
                     memcpy(&yv, y + (yo + i) * 8, 8);
                     want[i] = (float)x[xo + i] * 0.5f + (float)(yv % 1000) - (float)(uint64_t)i;
                 }
-                expect_output(ctx, dst, sizeof(float), 0, n, want, "two inputs");
+                expect_output(ctx, dst, CLPRIM_FLOAT, 0, n, want, "two inputs");
                 free(want);
                 free(x);
                 free(y);
@@ -326,59 +360,21 @@ static void twin_difference(clprim_type t, const void *src, void *dst, size_t n)
     }
 }
 
-/* Every type's a - b at the boundary sizes; floats with NaN, infinities and
- * signed zeros among the values. */
+static clprim_status difference_call(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset, cl_mem dst,
+                                     size_t dst_offset, size_t n)
+{
+    return clprim_adjacent_difference(ctx, t, NULL, src, src_offset, dst, dst_offset, n, 0, NULL, NULL);
+}
+
+/* Every type's a - b at the boundary sizes. */
 START_TEST(adjacent_difference_every_type)
 {
     const clprim_type t = (clprim_type)_i;
     uint64_t rng = harness_rng(160 + (unsigned)_i);
-    const size_t es = reference_type_size(t);
     FOR_EACH_DEVICE(ctx)
     {
-        if (skip_double(ctx, t))
-            continue;
-        size_t sizes[16];
-        const size_t count = boundary_sizes(ctx, sizes);
-        for (size_t k = 0; k < count; k++) {
-            const size_t n = sizes[k], offset = k % 3;
-            unsigned char *src = harness_malloc((offset + n + 3) * es);
-            harness_fill_random(t, src, offset + n + 3, &rng);
-            if (reference_type_is_float(t))
-                for (size_t i = offset; i < offset + n; i += 7) {
-                    const double special[] = {NAN, -0.0, 0.0, INFINITY, -INFINITY};
-                    const double v = special[(i / 7) % 5];
-                    if (t == CLPRIM_FLOAT)
-                        ((float *)src)[i] = (float)v;
-                    else
-                        ((double *)src)[i] = v;
-                }
-            cl_mem sb = harness_buffer(ctx, (offset + n + 3) * es, src);
-            cl_mem dst = harness_buffer(ctx, (n + 3) * es, NULL);
-            const clprim_status s = clprim_adjacent_difference(ctx, t, NULL, sb, offset, dst, 0, n, 0, NULL, NULL);
-            ck_assert_msg(s == CLPRIM_SUCCESS, "adjacent difference %s n=%zu: %s", reference_type_name(t), n,
-                          clprim_last_error(ctx));
-            unsigned char *want = harness_malloc((n + 1) * es);
-            twin_difference(t, src + offset * es, want, n);
-            char what[96];
-            snprintf(what, sizeof what, "adjacent difference %s n=%zu", reference_type_name(t), n);
-            if (reference_type_is_float(t)) { /* any NaN is a NaN */
-                unsigned char *got = harness_malloc((n + 1) * es);
-                harness_read(ctx, dst, 0, n * es, got);
-                for (size_t i = 0; i < n; i++) {
-                    const double g = t == CLPRIM_FLOAT ? ((float *)got)[i] : ((double *)got)[i];
-                    const double w = t == CLPRIM_FLOAT ? ((float *)want)[i] : ((double *)want)[i];
-                    CHECK(isnan(g) ? isnan(w) : memcmp(got + i * es, want + i * es, es) == 0,
-                          "%s: element %zu is %g, want %g", what, i, g, w);
-                }
-                free(got);
-            } else {
-                expect_output(ctx, dst, es, 0, n, want, what);
-            }
-            free(want);
-            free(src);
-            clReleaseMemObject(sb);
-            clReleaseMemObject(dst);
-        }
+        if (!skip_double(ctx, t))
+            every_size(ctx, t, "adjacent difference", difference_call, twin_difference, &rng);
     }
 }
 END_TEST
@@ -401,7 +397,7 @@ START_TEST(adjacent_difference_custom)
             uint64_t *want = harness_malloc(n * sizeof *want), *x = (uint64_t *)src;
             for (size_t i = 0; i < n; i++)
                 want[i] = i == 0 ? x[0] : x[i] > x[i - 1] ? x[i] - x[i - 1] : x[i - 1] - x[i];
-            expect_output(ctx, dst, 8, 0, n, want, "|a - b|");
+            expect_output(ctx, dst, CLPRIM_UINT64, 0, n, want, "|a - b|");
             free(want);
             free(src);
             clReleaseMemObject(sb);

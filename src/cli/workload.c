@@ -286,33 +286,38 @@ static clprim_status reduce_run(workload *w)
     return clprim_reduce(w->ctx, w->type, CLPRIM_SUM, w->in_buf, 0, w->n, w->value, 0, NULL);
 }
 
-static void reduce_cpu(workload *w)
-{
-    FOR_EACH_TYPE(w->type, {
-        const T *x = w->in;
-        T acc = 0;
-        for (size_t i = 0; i < w->n; i++)
-            acc = (T)(acc + x[i]);
-        memcpy(w->expect, &acc, sizeof acc);
-    })
-}
+/* The one-thread and the OpenMP sum of ELEMENT(x[i]) in the element type, as
+ * CPU_NAME and OPENMP_NAME. */
+#define DEFINE_SUM_LOOPS(CPU_NAME, OPENMP_NAME, ELEMENT)                                                        \
+    static void CPU_NAME(workload *w)                                                                           \
+    {                                                                                                           \
+        FOR_EACH_TYPE(w->type, {                                                                                \
+            const T *x = w->in;                                                                                 \
+            T acc = 0;                                                                                          \
+            for (size_t i = 0; i < w->n; i++)                                                                   \
+                acc = (T)(acc + (T)(ELEMENT(x[i])));                                                            \
+            memcpy(w->expect, &acc, sizeof acc);                                                                \
+        })                                                                                                      \
+    }                                                                                                           \
+    static void OPENMP_NAME(workload *w)                                                                        \
+    {                                                                                                           \
+        FOR_EACH_TYPE(w->type, {                                                                                \
+            const T *x = w->in;                                                                                 \
+            T acc = 0;                                                                                          \
+            _Pragma("omp parallel") {                                                                           \
+                size_t begin, end;                                                                              \
+                thread_slice(w->n, &begin, &end);                                                               \
+                T mine = 0;                                                                                     \
+                for (size_t i = begin; i < end; i++)                                                            \
+                    mine = (T)(mine + (T)(ELEMENT(x[i])));                                                      \
+                _Pragma("omp critical") acc = (T)(acc + mine);                                                  \
+            }                                                                                                   \
+            memcpy(w->expect, &acc, sizeof acc);                                                                \
+        })                                                                                                      \
+    }
 
-static void reduce_openmp(workload *w)
-{
-    FOR_EACH_TYPE(w->type, {
-        const T *x = w->in;
-        T acc = 0;
-        _Pragma("omp parallel") {
-            size_t begin, end;
-            thread_slice(w->n, &begin, &end);
-            T mine = 0;
-            for (size_t i = begin; i < end; i++)
-                mine = (T)(mine + x[i]);
-            _Pragma("omp critical") acc = (T)(acc + mine);
-        }
-        memcpy(w->expect, &acc, sizeof acc);
-    })
-}
+#define ITSELF(v) (v)
+DEFINE_SUM_LOOPS(reduce_cpu, reduce_openmp, ITSELF)
 
 static int reduce_check(workload *w, char *why, size_t size)
 {
@@ -836,33 +841,8 @@ static clprim_status transform_reduce_run(workload *w)
     return clprim_transform_reduce(w->ctx, &f, w->n, w->type, CLPRIM_SUM, NULL, w->aux_buf, 1, 0, NULL, NULL);
 }
 
-static void transform_reduce_cpu(workload *w)
-{
-    FOR_EACH_TYPE(w->type, {
-        const T *x = w->in;
-        T acc = 0;
-        for (size_t i = 0; i < w->n; i++)
-            acc = (T)(acc + (T)(2 * x[i] * x[i] - 5));
-        memcpy(w->expect, &acc, sizeof acc);
-    })
-}
-
-static void transform_reduce_openmp(workload *w)
-{
-    FOR_EACH_TYPE(w->type, {
-        const T *x = w->in;
-        T acc = 0;
-        _Pragma("omp parallel") {
-            size_t begin, end;
-            thread_slice(w->n, &begin, &end);
-            T mine = 0;
-            for (size_t i = begin; i < end; i++)
-                mine = (T)(mine + (T)(2 * x[i] * x[i] - 5));
-            _Pragma("omp critical") acc = (T)(acc + mine);
-        }
-        memcpy(w->expect, &acc, sizeof acc);
-    })
-}
+#define TRANSFORM_REDUCE_ELEMENT(v) (2 * (v) * (v) - 5)
+DEFINE_SUM_LOOPS(transform_reduce_cpu, transform_reduce_openmp, TRANSFORM_REDUCE_ELEMENT)
 
 static const workload_kind transform_reduce = {"transform-reduce", reduce_to_prepare, transform_reduce_run,
                                                transform_reduce_cpu, reduce_to_check, in_bytes, NULL,
