@@ -20,14 +20,27 @@
  * fold partials[0, g) of pass 1 here; SEED_SCANNED, partials[g] already holds
  * the exclusive scan of the partials (pass 2). */
 
-/* The CPU shape's scan of src[begin, end) from carry, as a loop. */
+/* The CPU shape: src[begin, end) scanned after carry, in place when src ==
+ * dst (each element is read before it is written). Each tile's elements are
+ * combined from the tile's first one and then put after the carry, so a
+ * float sum's rounding chain is a tile plus the tiles before it in the chunk,
+ * not every element before: 10^8 floats uniform in [0, 1) on 2 cores, in
+ * chunks of 3 million, ended 3.1% low when every element was added to the
+ * running total. */
 void scan_run(__global const T *src, __global T *dst, const ulong begin, const ulong end, T carry,
               const int exclusive)
 {
-    for (ulong i = begin; i < end; i++) {
-        const T inclusive = COMBINE(carry, src[i]);
-        dst[i] = exclusive ? carry : inclusive;
-        carry = inclusive;
+    for (ulong base = begin; base < end; base += TILE) {
+        const ulong stop = min(end, base + TILE);
+        T run = src[base]; /* the tile's elements so far */
+        dst[base] = exclusive ? carry : COMBINE(carry, run);
+        for (ulong i = base + 1; i < stop; i++) {
+            const T inclusive = COMBINE(run, src[i]);
+            const T upto = exclusive ? run : inclusive; /* a T again: ?: promotes uchar to int */
+            dst[i] = COMBINE(carry, upto);
+            run = inclusive;
+        }
+        carry = COMBINE(carry, run);
     }
 }
 
