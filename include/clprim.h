@@ -421,6 +421,18 @@ CLPRIM_API clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type
                                        cl_mem count_buffer, size_t count_offset, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event);
 
+/* Unique by key: the first key of each run of equal consecutive keys, as
+ * clprim_unique, and the value beside it (values[values_offset + j] for the
+ * run's first index j), to keys_out and values_out, in order; their number as
+ * clprim_unique reports it. value_type: any clprim_type. Rooms, overlaps and
+ * errors as clprim_reduce_by_key (values NULL: CLPRIM_INVALID_ARGUMENT). */
+CLPRIM_API clprim_status clprim_unique_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                              cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                              size_t n, cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                              size_t values_out_offset, size_t *count, cl_mem count_buffer,
+                                              size_t count_offset, cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event);
+
 /* Argmin and argmax: the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) of
  * src[offset .. offset + n) to *value (one element of type t) and the index of
  * its first occurrence, counted from offset, to *index. Either may be NULL, not

@@ -1,4 +1,5 @@
-/* clprim_reduce_by_key, clprim_run_length_encode and clprim_unique against C
+/* clprim_reduce_by_key, clprim_run_length_encode, clprim_unique and
+ * clprim_unique_by_key against C
  * loops over runs: key and value types, built-in and callers' operators, runs
  * of 1, ~7, ~100 and n across work-groups, the count to the host and to a
  * buffer, nothing written past the count, n == 0, and bad arguments leaving
@@ -10,7 +11,7 @@
 #include "harness.h"
 #include "reference.h"
 
-enum { REDUCE, RLE, UNIQUE };
+enum { REDUCE, RLE, UNIQUE, UNIQUE_BY_KEY };
 
 static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_type t, clprim_op op, size_t n,
                         size_t mean, int count_to_buffer, uint64_t *rng)
@@ -25,7 +26,11 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
     memset(want_v, HARNESS_SENTINEL, len * es);
     const size_t runs = reference_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
                                what == REDUCE ? want_v + 2 * es : NULL, what == RLE ? (uint64_t *)want_v + 2 : NULL,
-                               what == UNIQUE);
+                               what == UNIQUE || what == UNIQUE_BY_KEY);
+    if (what == UNIQUE_BY_KEY) /* each run's first value */
+        for (size_t i = 0, run = 0; i < n; i++)
+            if (i == 0 || memcmp(keys + i * ks, keys + (i + 1) * ks, ks) != 0)
+                memcpy(want_v + (2 + run++) * es, vals + (1 + i) * es, es);
     cl_mem kbuf = harness_buffer(ctx, len * ks, keys), vbuf = harness_buffer(ctx, len * es, vals);
     cl_mem kout = harness_buffer(ctx, len * ks, NULL), vout = harness_buffer(ctx, len * es, NULL);
     cl_mem count_buf = harness_buffer(ctx, 16, NULL);
@@ -39,9 +44,12 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
                                  &done);
     else if (what == RLE)
         s = clprim_run_length_encode(ctx, kt, kbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
-    else
+    else if (what == UNIQUE)
         s = clprim_unique(ctx, kt, kbuf, 1, n, kout, 2, host, dev, 1, 0, NULL, &done);
-    const char *name = what == REDUCE ? "reduce_by_key" : what == RLE ? "run_length_encode" : "unique";
+    else
+        s = clprim_unique_by_key(ctx, kt, t, kbuf, 1, vbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
+    const char *const names[] = {"reduce_by_key", "run_length_encode", "unique", "unique_by_key"};
+    const char *name = names[what];
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", name, clprim_last_error(ctx));
     if (done) {
         ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
@@ -96,6 +104,8 @@ START_TEST(by_key_against_c)
                 const clprim_type kt = key_types[(k + (size_t)_i) % 4];
                 const clprim_op op = (clprim_op)((k + (size_t)shape) % 3);
                 by_key_case(ctx, REDUCE, kt, t, op, sizes[k], means[k % 4], (int)k % 2, &rng);
+                by_key_case(ctx, UNIQUE_BY_KEY, kt, t, CLPRIM_SUM, sizes[k], means[(k + 3) % 4], (int)(k + 1) % 2,
+                            &rng);
                 if (_i == 0) { /* the keys-only calls once per key type, not per value type */
                     by_key_case(ctx, RLE, kt, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 1) % 4], (int)(k + 1) % 2,
                                 &rng);
@@ -186,6 +196,15 @@ START_TEST(by_key_bad_inputs)
             {UNIQUE, CLPRIM_DOUBLE, CLPRIM_INT32, NULL, k, NULL, ko, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "key_type"},
             {UNIQUE, CLPRIM_INT32, CLPRIM_INT32, NULL, NULL, NULL, ko, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "keys"},
             {UNIQUE, CLPRIM_INT32, CLPRIM_INT32, NULL, k, NULL, k, NULL, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {UNIQUE_BY_KEY, CLPRIM_FLOAT, CLPRIM_INT32, NULL, k, v, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT,
+             "key_type"},
+            {UNIQUE_BY_KEY, CLPRIM_INT32, (clprim_type)42, NULL, k, v, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "42"},
+            {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_INT32, NULL, k, NULL, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT,
+             "values"},
+            {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_DOUBLE, NULL, k, v, ko, small, NULL, 0, CLPRIM_BUFFER_TOO_SMALL,
+             "values_out"},
+            {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, v, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, vo, vo, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
         };
         unsigned char *got = harness_malloc(n * 8);
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -198,9 +217,13 @@ START_TEST(by_key_bad_inputs)
                 s = clprim_run_length_encode(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0,
                                              rows[r].values_out, 0, &runs, rows[r].runs_buffer, rows[r].runs_offset, 0,
                                              NULL, NULL);
-            else
+            else if (rows[r].what == UNIQUE)
                 s = clprim_unique(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0, &runs,
                                   rows[r].runs_buffer, rows[r].runs_offset, 0, NULL, NULL);
+            else
+                s = clprim_unique_by_key(ctx, rows[r].kt, rows[r].vt, rows[r].keys, 0, rows[r].values, 0, n,
+                                         rows[r].keys_out, 0, rows[r].values_out, 0, &runs, rows[r].runs_buffer,
+                                         rows[r].runs_offset, 0, NULL, NULL);
             harness_assert_error(ctx, s, rows[r].want, rows[r].needle);
             ck_assert_msg(runs == 777, "row %zu: a failed call wrote the count", r);
             const cl_mem all[] = {k, v, ko, vo};

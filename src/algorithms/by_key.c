@@ -1,13 +1,15 @@
-/* Reduce by key, run-length encoding and unique: one plan that appends the
- * other primitives' steps, their data sharing its scratch: a scan by key of
- * the values (ones for run lengths), the flags of the segments' last (or
- * first) elements, then compactions of the keys and of the scanned values by
- * those flags. The compactions write the outputs and the count, so a call that
- * fails before them leaves the caller's buffers untouched. */
+/* Reduce by key, run-length encoding, unique and unique by key: one plan that
+ * appends the other primitives' steps, their data sharing its scratch: a scan
+ * by key of the values (ones for run lengths; none for the unique calls), the
+ * flags of the segments' last (or first) elements, then compactions of the
+ * keys and of the scanned (or given) values by those flags. The compactions
+ * write the outputs and the count, so a call that fails before them leaves the
+ * caller's buffers untouched. */
 #include "internal.h"
 
-/* What one call asks for. values NULL: run lengths (ones summed); value NULL
- * too: unique (keys only, the flags of the first elements). */
+/* What one call asks for. combine: the values scanned by key, reduce by key
+ * (values NULL: run lengths, ones summed); else the first key (and value) of
+ * each run, unique (value NULL: keys only) and unique by key. */
 typedef struct {
     const char *function;
     const clprim_type_info *key, *value;
@@ -56,8 +58,8 @@ static clprim_status check_buffers(clprim_context *ctx, const by_key_call *b)
 /* The plan of a checked call; with b->runs it reads the count back into *total. */
 static clprim_status plan_by_key(clprim_context *ctx, const by_key_call *b, clprim_plan *plan, cl_ulong *total)
 {
-    const int unique = b->value == NULL;
-    if (!unique) { /* an operator that does not compile fails, also at n == 0 */
+    const int scanned = b->combine != NULL; /* else the runs' first elements */
+    if (scanned) { /* an operator that does not compile fails, also at n == 0 */
         clprim_program program;
         clprim_scan_by_key_program(ctx, b->key, b->value, b->combine, &program);
         clprim_plan_program(plan, &program);
@@ -76,30 +78,33 @@ static clprim_status plan_by_key(clprim_context *ctx, const by_key_call *b, clpr
     /* In scratch: the ones (run lengths), the scanned values, and a flag a
      * key; then the parts the steps lay out for themselves. Values (or ones)
      * scanned by key, the flags, the compactions. */
-    const size_t es = unique ? 1 : b->value->size;
-    const size_t ones_at = b->values || unique ? 0 : clprim_layout_part(&plan->scratch, b->n * es);
-    const size_t scanned_at = unique ? 0 : clprim_layout_part(&plan->scratch, b->n * es);
+    const size_t es = b->value ? b->value->size : 1;
+    const size_t ones_at = b->values || !scanned ? 0 : clprim_layout_part(&plan->scratch, b->n * es);
+    const size_t scanned_at = scanned ? clprim_layout_part(&plan->scratch, b->n * es) : 0;
     const size_t flags_at = clprim_layout_part(&plan->scratch, b->n);
     const size_t values_offset = b->values ? b->values_offset : ones_at / es;
-    if (!b->values && !unique)
+    if (!b->values && scanned)
         clprim_plan_fill_ones(ctx, plan, b->key, b->value, NULL, ones_at / es, b->n);
-    if (!unique)
+    if (scanned)
         clprim_plan_scan_by_key(ctx, plan, b->key, b->value, b->combine, 0, b->keys, b->keys_offset, b->values,
                                 values_offset, NULL, scanned_at / es, b->n);
-    clprim_plan_segment_flags(ctx, plan, b->key, b->keys, b->keys_offset, b->n, !unique, NULL, flags_at);
+    clprim_plan_segment_flags(ctx, plan, b->key, b->keys, b->keys_offset, b->n, scanned, NULL, flags_at);
     const clprim_predicate flagged = {.keep = CLPRIM_KEEP_FLAGGED, .flags = NULL, .flags_offset = flags_at};
+    const int keys_only = b->value == NULL;
     const clprim_compaction keys_kept = {.t = b->key_type, .type = b->key, .keep = &flagged, .src = b->keys,
                                          .src_offset = b->keys_offset, .dst = b->keys_out,
                                          .dst_offset = b->keys_out_offset, .n = b->n,
-                                         .kept = unique ? b->runs : NULL,
-                                         .kept_buffer = unique ? b->runs_buffer : NULL,
+                                         .kept = keys_only ? b->runs : NULL,
+                                         .kept_buffer = keys_only ? b->runs_buffer : NULL,
                                          .kept_offset = b->runs_offset};
-    const clprim_compaction values_kept = {.t = b->value_type, .type = b->value, .keep = &flagged, .src = NULL,
-                                           .src_offset = scanned_at / es, .dst = b->values_out,
-                                           .dst_offset = b->values_out_offset, .n = b->n, .kept = b->runs,
-                                           .kept_buffer = b->runs_buffer, .kept_offset = b->runs_offset};
+    const clprim_compaction values_kept = {.t = b->value_type, .type = b->value, .keep = &flagged,
+                                           .src = scanned ? NULL : b->values,
+                                           .src_offset = scanned ? scanned_at / es : b->values_offset,
+                                           .dst = b->values_out, .dst_offset = b->values_out_offset, .n = b->n,
+                                           .kept = b->runs, .kept_buffer = b->runs_buffer,
+                                           .kept_offset = b->runs_offset};
     clprim_status s = clprim_plan_compaction(ctx, plan, &keys_kept, total);
-    if (s == CLPRIM_SUCCESS && !unique)
+    if (s == CLPRIM_SUCCESS && !keys_only)
         s = clprim_plan_compaction(ctx, plan, &values_kept, total);
     return s;
 }
@@ -183,6 +188,29 @@ clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type, cl_mem ke
         s = clprim_check_key_type(ctx, fn, key_type, &key);
     const by_key_call b = {fn,   key,  NULL,         key_type, key_type, NULL, keys, NULL, keys_out,
                            NULL, count_buffer, keys_offset, 0, keys_out_offset, 0, count_offset, n, count};
+    if (s == CLPRIM_SUCCESS)
+        s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
+    return s;
+}
+
+clprim_status clprim_unique_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type, cl_mem keys,
+                                   size_t keys_offset, cl_mem values, size_t values_offset, size_t n,
+                                   cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                   size_t values_out_offset, size_t *count, cl_mem count_buffer, size_t count_offset,
+                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    static const char fn[] = "clprim_unique_by_key";
+    const clprim_type_info *key = NULL, *value = NULL;
+    CLPRIM_ENTER(s, ctx, fn);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_key_type(ctx, fn, key_type, &key);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_type(ctx, value_type, &value);
+    if (s == CLPRIM_SUCCESS && !values)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values is NULL", fn);
+    const by_key_call b = {fn,       key,         value,       key_type,          value_type,   NULL,
+                           keys,     values,      keys_out,    values_out,        count_buffer, keys_offset,
+                           values_offset, keys_out_offset, values_out_offset, count_offset, n, count};
     if (s == CLPRIM_SUCCESS)
         s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
     return s;

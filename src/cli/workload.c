@@ -603,6 +603,27 @@ static const workload_kind reduce_by_key = {"reduce-by-key",   reduce_by_key_pre
                                             NULL,              NULL,
     "reduce_by_key", 0};
 
+/* Each run's first key and value (the keys as reduce by key's). */
+static clprim_status unique_by_key_run(workload *w)
+{
+    return clprim_unique_by_key(w->ctx, CLPRIM_INT32, w->type, w->keys_buf, 0, w->in_buf, 0, w->n, w->keys_out_buf, 0,
+                                w->out_buf, 0, NULL, w->aux_buf, 0, 0, NULL, NULL);
+}
+
+static void unique_by_key_cpu(workload *w)
+{
+    size_t runs = 0;
+    for (size_t i = 0; i < w->n; i++)
+        if (i == 0 || w->keys[i] != w->keys[i - 1])
+            memcpy((unsigned char *)w->expect + runs++ * w->elem, (unsigned char *)w->in + i * w->elem, w->elem);
+    w->count = runs;
+}
+
+static const workload_kind unique_by_key = {"unique-by-key",   reduce_by_key_prepare, unique_by_key_run,
+                                            unique_by_key_cpu, compact_check,         reduce_by_key_bytes,
+                                            NULL,              NULL,
+    "reduce_by_key", 0};
+
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
 #define HISTOGRAM_BINS 256
@@ -1481,7 +1502,7 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
-    &adjacent_difference, &scan_by_key, &reduce_by_key,   &histogram_256,
+    &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &histogram_256,
     &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &box_sort,        NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
