@@ -171,6 +171,6 @@ void segment_flags(__global const KEY_T *keys, ulong keys_offset, ulong n, int t
 {
     keys += keys_offset;
     flags += flags_offset;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+    FOR_EACH_INDEX(i, n)
         flags[i] = tails ? i + 1 == n || keys[i + 1] != keys[i] : is_head(keys, i);
 }

@@ -1,7 +1,7 @@
 /* clprim_search_sorted: each needle's lower or upper bound in an array sorted
  * in clprim_sort_keys's order (block/key.cl), on bits [begin_bit, end_bit) of
- * the ordered form. One work-item a needle, a binary search each, loops over
- * the whole grid so that any number of groups covers any count.
+ * the ordered form. One work-item a needle, a binary search each, over the
+ * whole grid (FOR_EACH_INDEX) so that any number of groups covers any count.
  *
  * Built with -DKEY=<NAME> (a sort key type), -DWG and -DITEMS. */
 #include "block/key.cl"
@@ -21,7 +21,7 @@ void search_sorted(__global const key_t *sorted, ulong sorted_offset, ulong n, _
     needles += needles_offset;
     result += result_offset;
     const key_t mask = end_bit - begin_bit == KEY_BITS ? ~(key_t)0 : ((key_t)1 << (end_bit - begin_bit)) - 1;
-    for (ulong i = get_global_id(0); i < m; i += get_global_size(0)) {
+    FOR_EACH_INDEX(i, m) {
         const key_t needle = rank_of(needles[i], descending, begin_bit, mask);
         /* The first j whose key is not before the needle (lower), or after it (upper). */
         ulong lo = 0, hi = n;

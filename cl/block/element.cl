@@ -19,6 +19,19 @@
 #endif
 #define TILE (WG * ITEMS)
 
+/* Every i in [0, n) once, over the whole grid of a launch of any size: on
+ * GPUs neighbouring work-items take neighbouring elements; on the CPU shape
+ * (one work-item a group, a group a core at a time) each work-item takes a
+ * contiguous slice, so that no two cores write one cache line. */
+#if WG == 1
+#define FOR_EACH_INDEX(i, n)                                                                           \
+    for (ulong per_ = ((n) + get_global_size(0) - 1) / get_global_size(0), i = get_global_id(0) * per_, \
+               end_ = min((ulong)(n), i + per_);                                                       \
+         i < end_; i++)
+#else
+#define FOR_EACH_INDEX(i, n) for (ulong i = get_global_id(0); i < (n); i += get_global_size(0))
+#endif
+
 /* One spare slot every 32 elements keeps a work-item's run of ITEMS consecutive
  * local elements in distinct banks when a tile is read row by row. */
 #define PAD(i) ((i) + (i) / 32)

@@ -1,8 +1,8 @@
 /* Filling and copying, one kernel set for every agent: what the host must
  * clear, fill or copy aside is written by these kernels rather than by
  * clEnqueueFillBuffer or clEnqueueCopyBuffer, whose bytes oclgrind does not
- * see as written. Each loops over the whole grid, so any number of
- * work-groups covers any n. */
+ * see as written. Each covers the whole grid (FOR_EACH_INDEX), so any number
+ * of work-groups covers any n. */
 #ifndef CLPRIM_BLOCK_FILL_CL
 #define CLPRIM_BLOCK_FILL_CL
 
@@ -14,7 +14,7 @@
     void NAME(__global V *dst, ulong dst_offset, ulong n, int value)           \
     {                                                                          \
         dst += dst_offset;                                                     \
-        for (ulong i = get_global_id(0); i < n; i += get_global_size(0))       \
+        FOR_EACH_INDEX(i, n)                                                   \
             dst[i] = (V)value;                                                 \
     }
 
@@ -30,7 +30,7 @@ void copy_elements(__global const T *src, ulong src_offset, __global T *dst, ulo
 {
     src += src_offset;
     dst += dst_offset;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+    FOR_EACH_INDEX(i, n)
         dst[i] = src[i];
 }
 #endif
