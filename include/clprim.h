@@ -587,9 +587,9 @@ CLPRIM_API clprim_status clprim_partition(clprim_context *ctx, clprim_type t, co
 /* The first element of src[src_offset .. +n) that passes `keep` (every
  * predicate kind of clprim_compact): its index, counted from src_offset, to
  * index[index_offset] as a cl_ulong; n when none does (also when n == 0).
- * Enqueues only. Work-groups stop once an earlier tile holds a match, so a
- * match near the front costs little of a full pass; the answer is the same on
- * every run. Errors: those of clprim_compact's predicate and src; index NULL,
+ * Enqueues only. Work-groups stop once an earlier part of the array holds a
+ * match, so a match near the front costs little of a full pass; the answer is
+ * the same on every run. Errors: those of clprim_compact's predicate and src; index NULL,
  * CL_MEM_READ_ONLY or sharing a byte with src or keep->flags:
  * CLPRIM_INVALID_ARGUMENT; index without an element at index_offset:
  * CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
@@ -642,7 +642,9 @@ CLPRIM_API clprim_status clprim_transform(clprim_context *ctx, const clprim_map 
  * over i < n, each converted to t, without storing them: one element of type
  * t to result[result_offset]. Enqueues only. The elements are combined in the
  * grouping clprim_reduce_to uses for an array of them, so the result is the
- * same bits as transforming into an array of t and reducing that. n == 0
+ * same bits as transforming into an array of t and reducing that (for float
+ * division and sqrt, where the device builds them correctly rounded: see
+ * clprim_predicate's expression). n == 0
  * writes what clprim_reduce_to writes for it. Errors: those of
  * clprim_transform (for f) and of clprim_reduce_to (for t, op, custom and
  * result, which must not share a byte with an input). */
