@@ -638,6 +638,11 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
  * another. */
 void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
                               const char *expression);
+/* After CLPRIM_BUILD_FAILED of a program whose only caller-supplied part is
+ * an expression: the message becomes "<what> "<expression>" (<types>) did not
+ * compile: " and the build log it had, keeping the OpenCL error. */
+void clprim_expression_build_failed(clprim_context *ctx, const char *what, const char *expression,
+                                    const char *types);
 /* The OpenCL C scalar of an element type: "int", ..., "uchar"; "unknown" outside the enum. */
 const char *clprim_scalar_name(clprim_type t);
 

@@ -6,6 +6,7 @@
  * rejected elements, in order, after the total kept count. */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,15 +86,11 @@ clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
 }
 
 /* A build failure of an expression says which expression. */
-static void expression_failed(clprim_context *ctx, const clprim_compaction *c)
+static void expression_failed(clprim_context *ctx, const clprim_predicate *keep, const clprim_type_info *type)
 {
-    char *log = strdup(clprim_last_error(ctx));
-    cl_int err = clprim_last_cl_error(ctx);
-    clprim_fail(ctx, CLPRIM_BUILD_FAILED, "the keep expression \"%s\" (x: %s) did not compile: ", c->keep->expression,
-                c->type->label);
-    clprim_append_error(ctx, log ? log : "(out of host memory for the build log)");
-    ctx->cl_error = err;
-    free(log);
+    char types[32];
+    snprintf(types, sizeof types, "x: %s", type->label);
+    clprim_expression_build_failed(ctx, "the keep expression", keep->expression, types);
 }
 
 /* clprim_compact and clprim_partition: every check, then the plan. */
@@ -136,7 +133,7 @@ static clprim_status compaction_call(clprim_context *ctx, const char *fn, clprim
         clprim_plan_end(&plan);
     /* The other programs are the library's own: a build failure is the expression's. */
     if (s == CLPRIM_BUILD_FAILED && c.keep->keep == CLPRIM_KEEP_EXPRESSION)
-        expression_failed(ctx, &c);
+        expression_failed(ctx, c.keep, c.type);
     if (s == CLPRIM_SUCCESS && c.kept)
         *c.kept = (size_t)total;
     return s;
@@ -329,7 +326,7 @@ clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_pr
     s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
     if (s == CLPRIM_BUILD_FAILED && keep->keep == CLPRIM_KEEP_EXPRESSION) {
         const clprim_compaction c = {.t = t, .type = type, .keep = keep};
-        expression_failed(ctx, &c);
+        expression_failed(ctx, c.keep, c.type);
     }
     return s;
 }

@@ -4,6 +4,7 @@
  * clprim_transform_reduce (reduce.c). */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,16 +64,13 @@ cl_mem clprim_map_second(const clprim_mapped *m, cl_ulong *offset)
     return m->f->y ? m->f->y : m->f->x;
 }
 
-/* A build failure names the caller's expression and its types. */
+/* A build failure names the caller's expression and the type it goes to. */
 static void expression_failed(clprim_context *ctx, const char *what, const char *expression,
                               const clprim_type_info *type)
 {
-    char *log = strdup(clprim_last_error(ctx));
-    const cl_int err = clprim_last_cl_error(ctx);
-    clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s \"%s\" (to %s) did not compile: ", what, expression, type->label);
-    clprim_append_error(ctx, log ? log : "(out of host memory for the build log)");
-    ctx->cl_error = err;
-    free(log);
+    char types[32];
+    snprintf(types, sizeof types, "to %s", type->label);
+    clprim_expression_build_failed(ctx, what, expression, types);
 }
 
 clprim_status clprim_map_execute(clprim_context *ctx, clprim_plan *plan, const clprim_mapped *m,

@@ -340,7 +340,7 @@ static const cli_command command = {
     options, sizeof options / sizeof options[0], "compacting", modes,
 };
 
-/* The predicate in words, for the reports. */
+/* The predicate in words, for the printed summary. */
 static void describe(clprim_keep keep, double v, double probability, const char *expr, char *what, size_t size)
 {
     static const char *const compare_ops[] = {"<", "<=", ">", ">=", "==", "!="};

@@ -802,6 +802,17 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
     return ps.status;
 }
 
+void clprim_expression_build_failed(clprim_context *ctx, const char *what, const char *expression,
+                                    const char *types)
+{
+    char *log = strdup(clprim_last_error(ctx));
+    const cl_int err = clprim_last_cl_error(ctx);
+    clprim_fail(ctx, CLPRIM_BUILD_FAILED, "%s \"%s\" (%s) did not compile: ", what, expression, types);
+    clprim_append_error(ctx, log ? log : "(out of host memory for the build log)");
+    ctx->cl_error = err;
+    free(log);
+}
+
 void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
                               const char *expression)
 {
