@@ -12,9 +12,6 @@
 #include "harness.h"
 #include "reference.h"
 
-static const clprim_type key_types[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT,
-                                        CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
-#define KEY_TYPES (sizeof key_types / sizeof key_types[0])
 
 typedef struct {
     clprim_type t;
@@ -134,9 +131,11 @@ static void search_case(clprim_context *ctx, const order_spec *o, size_t n, size
 
 START_TEST(search_every_key_type)
 {
-    const clprim_type t = key_types[_i];
+    const clprim_type t = (clprim_type)_i;
     uint64_t rng = harness_rng(300 + (unsigned)_i);
     const unsigned width = (unsigned)reference_type_size(t) * 8;
+    if (width < 32) /* not a sort key: the bad calls refuse it */
+        return;
     FOR_EACH_DEVICE(ctx)
     {
         for (int shape = 0; shape < 2; shape++) {
@@ -274,7 +273,7 @@ static Suite *search_suite(void)
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("correct");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, search_every_key_type, 0, (int)KEY_TYPES);
+    tcase_add_loop_test(tc, search_every_key_type, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, search_empty);
     tcase_add_test(tc, search_after_sort);
     suite_add_tcase(s, tc);

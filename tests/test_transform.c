@@ -508,9 +508,10 @@ END_TEST
 
 /* ---- Bad arguments ---- */
 
-enum { TRANSFORM, TRANSFORM_TWO, TRANSFORM_REDUCE, DIFFERENCE, FIND };
+enum { TRANSFORM, TRANSFORM_TWO, TRANSFORM_REDUCE, TRANSFORM_REDUCE_CUSTOM, DIFFERENCE, FIND };
 
-/* variant: the expression (and difference) a row uses. */
+/* variant: the expression (and difference) a row uses; for FIND, 1: no
+ * value, 2: no predicate, 3: a refused expression. */
 static const char *const expressions[] = {"x + 1", "", "x +", "y + x", "x + y", "z", "sin(x) > 0 ? x : 0",
                                           "1 + clprim_undefined"};
 
@@ -535,12 +536,20 @@ static clprim_status transform_bad_call(clprim_context *ctx, const harness_bad_c
         return clprim_transform_reduce(ctx, &f, row->n, row->type, (clprim_op)row->op, NULL, buf[1], row->offset[1],
                                        0, NULL, NULL);
     }
+    case TRANSFORM_REDUCE_CUSTOM: { /* a caller's operator the library refuses */
+        const int32_t zero = 0;
+        const clprim_operator refused = {"a +", &zero};
+        const clprim_map f = {expression, CLPRIM_INT32, buf[0], row->offset[0], 0, NULL, 0};
+        return clprim_transform_reduce(ctx, &f, row->n, CLPRIM_INT32, CLPRIM_SUM, &refused, buf[1], row->offset[1], 0,
+                                       NULL, NULL);
+    }
     case DIFFERENCE:
         return clprim_adjacent_difference(ctx, row->type, row->variant ? expression : NULL, buf[0], row->offset[0],
                                           buf[1], row->offset[1], row->n, 0, NULL, NULL);
     default: {
         const int32_t limit = 0;
-        const clprim_predicate keep = {(clprim_keep)row->op, row->variant == 1 ? NULL : &limit};
+        const clprim_predicate keep = {(clprim_keep)row->op, row->variant == 1 ? NULL : &limit, NULL, 0,
+                                       row->variant == 3 ? "x >" : NULL};
         return clprim_find_if(ctx, row->type, row->variant == 2 ? NULL : &keep, buf[0], row->offset[0], row->n,
                               buf[1], row->offset[1], 0, NULL, NULL);
     }
@@ -595,6 +604,10 @@ static const harness_bad_call transform_bad_calls[] = {
      "f->expression", .variant = 2},
     {"reduce: n 0 writes the empty result", TRANSFORM_REDUCE, 0, {HB_A, HB_B}, {0, 9}, 0, CLPRIM_SUCCESS, NULL,
      .op = CLPRIM_MAX, .written = HB_ARG(1)},
+    {"reduce: a refused operator", TRANSFORM_REDUCE_CUSTOM, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT,
+     "op->combine"},
+    {"difference: empty", DIFFERENCE, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "difference",
+     .also = "empty", .variant = 1},
     {"difference: src NULL", DIFFERENCE, 0, {HB_NULL, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "src"},
     {"difference: in place", DIFFERENCE, 0, {HB_A, HB_A}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "src",
      .also = "dst"},
@@ -608,6 +621,10 @@ static const harness_bad_call transform_bad_calls[] = {
     {"find: keep NULL", FIND, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "keep", .variant = 2},
     {"find: value NULL", FIND, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "keep->value", .variant = 1},
     {"find: kind 99", FIND, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "clprim_keep", .op = 99},
+    {"find: expression NULL", FIND, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "keep->expression",
+     .op = CLPRIM_KEEP_EXPRESSION},
+    {"find: a refused expression", FIND, 0, {HB_A, HB_B}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "keep->expression",
+     .op = CLPRIM_KEEP_EXPRESSION, .variant = 3},
     {"find: index NULL", FIND, 0, {HB_A, HB_NULL}, {0, 0}, 8, CLPRIM_INVALID_ARGUMENT, "index"},
     {"find: index inside src", FIND, 0, {HB_A, HB_A}, {0, 2}, 8, CLPRIM_INVALID_ARGUMENT, "src", .also = "index"},
     {"find: index past its end", FIND, 0, {HB_A, HB_B}, {0, 8192}, 8, CLPRIM_BUFFER_TOO_SMALL, "index"},
