@@ -11,6 +11,15 @@
 #define SEED_FOLD 1
 #define SEED_SCANNED 2
 
+/* What the by-key calls write for each run (cl/by_key.cl): at its last
+ * element, its key and the combination of its values (reduce by key, run
+ * lengths); at its first, its key and the value there (unique, unique by
+ * key); at the last element of a run of two or more, its first index and its
+ * length (non-trivial runs). */
+#define RUNS_REDUCE 0
+#define RUNS_FIRST 1
+#define RUNS_NONTRIVIAL 2
+
 /* Radix sort: bits a pass, digits, and the most passes (64-bit keys). */
 #define RADIX_BITS 8
 #define RADIX 256

@@ -389,8 +389,9 @@ CLPRIM_API clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key
  * runs_buffer[runs_offset] (both may be NULL), as clprim_compact reports its
  * count. keys_out and values_out need room for n elements (checked); nothing
  * is written past runs. Outputs must not overlap any other buffer of the call.
- * Deterministic as clprim_scan_by_key. Uses scratch of about n values and n
- * bytes beside the scan's, kept by the context. n == 0 reports 0 runs.
+ * Deterministic as clprim_scan_by_key. Reads the input in one pass where
+ * clprim_scan_by_key does, else two; scratch: a few values per work-group.
+ * n == 0 reports 0 runs.
  * Errors as clprim_scan_by_key, with NULL values; a failed call writes no
  * output and leaves *runs alone. */
 CLPRIM_API clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
@@ -411,6 +412,19 @@ CLPRIM_API clprim_status clprim_run_length_encode(clprim_context *ctx, clprim_ty
                                                   size_t *runs, cl_mem runs_buffer, size_t runs_offset,
                                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                   cl_event *event);
+
+/* Non-trivial runs: each run of two or more equal consecutive keys as the
+ * index of its first key (counted from keys_offset) and its length, both
+ * cl_ulong, to offsets and lengths, in order; their number as
+ * clprim_reduce_by_key reports its runs. offsets and lengths need room for
+ * n / 2 elements (checked), the most such runs n keys hold. Key types,
+ * overlaps and errors as clprim_run_length_encode. */
+CLPRIM_API clprim_status clprim_run_length_encode_nontrivial(clprim_context *ctx, clprim_type key_type, cl_mem keys,
+                                                             size_t keys_offset, size_t n, cl_mem offsets,
+                                                             size_t offsets_offset, cl_mem lengths,
+                                                             size_t lengths_offset, size_t *runs, cl_mem runs_buffer,
+                                                             size_t runs_offset, cl_uint num_events_in_wait_list,
+                                                             const cl_event *event_wait_list, cl_event *event);
 
 /* Unique: the first key of each run of equal consecutive keys, in order (so a
  * sorted array's distinct keys), to keys_out; their number to *count and/or

@@ -548,27 +548,9 @@ clprim_status clprim_combine_prepare(clprim_context *ctx, const char *purpose, c
 void clprim_reduce_index_program(const clprim_context *ctx, const clprim_type_info *type, clprim_op op,
                                  clprim_program *p);
 
-/* The program of scan by key for its key and value types and operator (scan_by_key.c). */
-void clprim_scan_by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
-                                const clprim_combine *c, clprim_program *p);
-/* Keys: int32, uint32, int64, uint64; the message names the function. */
+/* Keys: int32, uint32, int64, uint64; the message names the function (by_key.c). */
 clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, clprim_type key_type,
                                     const clprim_type_info **key);
-/* Appends a scan by key of n > 0 elements to the plan, its pairs in the
- * plan's scratch; a NULL values or dst stands for the scratch. */
-void clprim_plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
-                             const clprim_type_info *value, const clprim_combine *c, int exclusive, cl_mem keys,
-                             size_t keys_offset, cl_mem values, size_t values_offset, cl_mem dst, size_t dst_offset,
-                             size_t n);
-/* Appends flags[flags_offset + i] (cl_uchar) = 1 where key i ends its segment
- * (tails) or starts it, else 0; a NULL flags stands for the scratch. */
-void clprim_plan_segment_flags(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
-                               cl_mem keys, size_t keys_offset, size_t n, int tails, cl_mem flags,
-                               size_t flags_offset);
-/* Appends dst[dst_offset .. + n) = 1 in the value type (key: which program
- * holds the kernel); a NULL dst stands for the scratch. */
-void clprim_plan_fill_ones(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *key,
-                           const clprim_type_info *value, cl_mem dst, size_t dst_offset, size_t n);
 
 /* ---- The one-sweep form of scan and compaction (lookback.c) ---- */
 

@@ -626,6 +626,14 @@ void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t gro
                   harness_tuning_text(ctx));
 }
 
+void harness_set_form(clprim_context *ctx, clprim_form form)
+{
+    clprim_tuning t = clprim_get_tuning(ctx);
+    t.form = form;
+    const clprim_status s = clprim_set_tuning(ctx, &t);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "clprim_set_tuning(form %d): %s", (int)form, clprim_last_error(ctx));
+}
+
 /* ---- Running ---- */
 
 int harness_run(Suite *s)

@@ -93,6 +93,8 @@ void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t gro
 /* The device's default tuning, in the form $CLPRIM_TEST_FORM names, if any
  * (harness_context and harness_set_tuning apply it too). */
 void harness_default_tuning(clprim_context *ctx);
+/* The context's tuning in another form (suites that cover both forms). */
+void harness_set_form(clprim_context *ctx, clprim_form form);
 
 
 /* ---- Bad calls as rows of a table ----

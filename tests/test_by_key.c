@@ -1,8 +1,8 @@
-/* clprim_reduce_by_key, clprim_run_length_encode, clprim_unique and
- * clprim_unique_by_key against C
- * loops over runs: key and value types, built-in and callers' operators, runs
- * of 1, ~7, ~100 and n across work-groups, the count to the host and to a
- * buffer, nothing written past the count, n == 0, and bad arguments leaving
+/* clprim_reduce_by_key, clprim_run_length_encode (of every run and of the
+ * non-trivial ones), clprim_unique and clprim_unique_by_key against C loops
+ * over runs: key and value types, built-in and callers' operators, runs of 1,
+ * ~7, ~100 and n across work-groups, both forms, the count to the host and to
+ * a buffer, nothing written past the count, n == 0, and bad arguments leaving
  * every output untouched. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,28 +11,50 @@
 #include "harness.h"
 #include "reference.h"
 
-enum { REDUCE, RLE, UNIQUE, UNIQUE_BY_KEY };
+enum { REDUCE, RLE, UNIQUE, UNIQUE_BY_KEY, NONTRIVIAL };
+
+/* Non-trivial runs from every run's length: each run of two or more as its
+ * first index and length, in place over lengths; returns how many. */
+static size_t nontrivial_runs(const uint64_t *lengths, size_t runs, uint64_t *offsets, uint64_t *kept_lengths)
+{
+    size_t kept = 0;
+    for (size_t r = 0, at = 0; r < runs; at += lengths[r], r++)
+        if (lengths[r] > 1) {
+            offsets[kept] = at;
+            kept_lengths[kept++] = lengths[r];
+        }
+    return kept;
+}
 
 static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_type t, clprim_op op, size_t n,
                         size_t mean, int count_to_buffer, uint64_t *rng)
 {
-    const size_t ks = reference_type_size(kt), es = what == RLE ? 8 : reference_type_size(t), len = n + 4;
+    /* Key outputs are the keys, or for non-trivial runs their first indices. */
+    const int counted = what == RLE || what == NONTRIVIAL;
+    const size_t ks = reference_type_size(kt), os = what == NONTRIVIAL ? 8 : ks;
+    const size_t es = counted ? 8 : reference_type_size(t), len = n + 4;
     unsigned char *keys = harness_malloc(len * ks), *vals = harness_malloc(len * es);
-    unsigned char *want_k = harness_malloc(len * ks), *want_v = harness_malloc(len * es);
-    unsigned char *got_k = harness_malloc(len * ks), *got_v = harness_malloc(len * es);
+    unsigned char *want_k = harness_malloc(len * os), *want_v = harness_malloc(len * es);
+    unsigned char *got_k = harness_malloc(len * os), *got_v = harness_malloc(len * es);
+    unsigned char *run_keys = harness_malloc(len * ks);
+    uint64_t *lengths = harness_malloc(len * 8);
     harness_fill_key_runs(kt, keys + ks, n, mean, rng);
     harness_fill_exact_sums(t, vals, len, rng);
-    memset(want_k, HARNESS_SENTINEL, len * ks);
+    memset(want_k, HARNESS_SENTINEL, len * os);
     memset(want_v, HARNESS_SENTINEL, len * es);
-    const size_t runs = reference_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n, want_k + 2 * ks,
-                               what == REDUCE ? want_v + 2 * es : NULL, what == RLE ? (uint64_t *)want_v + 2 : NULL,
-                               what == UNIQUE || what == UNIQUE_BY_KEY);
+    size_t runs = reference_runs(kt, keys + ks, t, op, what == REDUCE ? vals + es : NULL, n,
+                                 what == NONTRIVIAL ? run_keys : want_k + 2 * ks, what == REDUCE ? want_v + 2 * es : NULL,
+                                 counted ? lengths : NULL, what == UNIQUE || what == UNIQUE_BY_KEY);
+    if (what == RLE)
+        memcpy(want_v + 2 * es, lengths, runs * 8);
+    if (what == NONTRIVIAL)
+        runs = nontrivial_runs(lengths, runs, (uint64_t *)want_k + 2, (uint64_t *)want_v + 2);
     if (what == UNIQUE_BY_KEY) /* each run's first value */
         for (size_t i = 0, run = 0; i < n; i++)
             if (i == 0 || memcmp(keys + i * ks, keys + (i + 1) * ks, ks) != 0)
                 memcpy(want_v + (2 + run++) * es, vals + (1 + i) * es, es);
     cl_mem kbuf = harness_buffer(ctx, len * ks, keys), vbuf = harness_buffer(ctx, len * es, vals);
-    cl_mem kout = harness_buffer(ctx, len * ks, NULL), vout = harness_buffer(ctx, len * es, NULL);
+    cl_mem kout = harness_buffer(ctx, len * os, NULL), vout = harness_buffer(ctx, len * es, NULL);
     cl_mem count_buf = harness_buffer(ctx, 16, NULL);
     size_t got_runs = (size_t)-1;
     size_t *host = count_to_buffer ? NULL : &got_runs;
@@ -44,11 +66,14 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
                                  &done);
     else if (what == RLE)
         s = clprim_run_length_encode(ctx, kt, kbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
+    else if (what == NONTRIVIAL)
+        s = clprim_run_length_encode_nontrivial(ctx, kt, kbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
     else if (what == UNIQUE)
         s = clprim_unique(ctx, kt, kbuf, 1, n, kout, 2, host, dev, 1, 0, NULL, &done);
     else
         s = clprim_unique_by_key(ctx, kt, t, kbuf, 1, vbuf, 1, n, kout, 2, vout, 2, host, dev, 1, 0, NULL, &done);
-    const char *const names[] = {"reduce_by_key", "run_length_encode", "unique", "unique_by_key"};
+    const char *const names[] = {"reduce_by_key", "run_length_encode", "unique", "unique_by_key",
+                                 "run_length_encode_nontrivial"};
     const char *name = names[what];
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", name, clprim_last_error(ctx));
     if (done) {
@@ -62,8 +87,8 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
     }
     ck_assert_msg(got_runs == runs, "%s keys %s n=%zu runs of ~%zu (%s): %zu runs, C counts %zu", name,
                   reference_type_name(kt), n, mean, harness_tuning_text(ctx), got_runs, runs);
-    harness_read(ctx, kout, 0, len * ks, got_k);
-    ck_assert_msg(memcmp(got_k, want_k, len * ks) == 0, "%s keys %s n=%zu: keys_out differs from C (or was written "
+    harness_read(ctx, kout, 0, len * os, got_k);
+    ck_assert_msg(memcmp(got_k, want_k, len * os) == 0, "%s keys %s n=%zu: keys_out differs from C (or was written "
                   "past the runs)", name, reference_type_name(kt), n);
     if (what != UNIQUE) {
         harness_read(ctx, vout, 0, len * es, got_v);
@@ -84,6 +109,8 @@ static void by_key_case(clprim_context *ctx, int what, clprim_type kt, clprim_ty
     free(want_v);
     free(got_k);
     free(got_v);
+    free(run_keys);
+    free(lengths);
 }
 
 START_TEST(by_key_against_c)
@@ -101,6 +128,9 @@ START_TEST(by_key_against_c)
             const size_t sizes[] = {0, 1, 2, 1001, 20011};
             const size_t means[] = {1, 7, 100, 0};
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                /* Both forms on both shapes, alternating over sizes and types. */
+                harness_set_form(ctx, (k + (size_t)_i + (size_t)shape) % 2 ? CLPRIM_FORM_ONE_SWEEP
+                                                                         : CLPRIM_FORM_MULTI_PASS);
                 const clprim_type kt = key_types[(k + (size_t)_i) % 4];
                 const clprim_op op = (clprim_op)((k + (size_t)shape) % 3);
                 by_key_case(ctx, REDUCE, kt, t, op, sizes[k], means[k % 4], (int)k % 2, &rng);
@@ -111,6 +141,9 @@ START_TEST(by_key_against_c)
                                 &rng);
                     by_key_case(ctx, UNIQUE, kt, kt, CLPRIM_SUM, sizes[k], means[(k + 2) % 4], (int)k % 2, &rng);
                 }
+                if (_i == 1) /* non-trivial runs, over runs of 1 (none) to n (one) */
+                    by_key_case(ctx, NONTRIVIAL, kt, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 3) % 4],
+                                (int)k % 2, &rng);
             }
         }
     }
@@ -170,6 +203,7 @@ START_TEST(by_key_bad_inputs)
         cl_mem k = harness_buffer(ctx, n * 8, NULL), v = harness_buffer(ctx, n * 8, NULL);
         cl_mem ko = harness_buffer(ctx, n * 8, NULL), vo = harness_buffer(ctx, n * 8, NULL);
         cl_mem small = harness_buffer(ctx, 8, NULL);
+        cl_mem almost = harness_buffer(ctx, (n / 2 - 1) * 8, NULL); /* one short of the most non-trivial runs */
         const int32_t zero = 0;
         const clprim_operator refused = {"a +", &zero};
         size_t runs = 777;
@@ -205,6 +239,20 @@ START_TEST(by_key_bad_inputs)
              "values_out"},
             {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, v, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
             {UNIQUE_BY_KEY, CLPRIM_INT32, CLPRIM_INT32, NULL, k, v, ko, vo, vo, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {NONTRIVIAL, CLPRIM_FLOAT, CLPRIM_UINT64, NULL, k, NULL, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT,
+             "key_type"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, NULL, NULL, ko, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "keys"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, NULL, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT,
+             "offsets"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, almost, vo, NULL, 0, CLPRIM_BUFFER_TOO_SMALL,
+             "offsets"},
+            {NONTRIVIAL, CLPRIM_INT64, CLPRIM_UINT64, NULL, k, NULL, ko, almost, NULL, 0, CLPRIM_BUFFER_TOO_SMALL,
+             "lengths"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, k, vo, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, ko, ko, NULL, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, ko, vo, vo, 0, CLPRIM_INVALID_ARGUMENT, "overlap"},
+            {NONTRIVIAL, CLPRIM_INT32, CLPRIM_UINT64, NULL, k, NULL, ko, vo, small, 1, CLPRIM_BUFFER_TOO_SMALL,
+             "runs_buffer"},
         };
         unsigned char *got = harness_malloc(n * 8);
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -217,6 +265,10 @@ START_TEST(by_key_bad_inputs)
                 s = clprim_run_length_encode(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0,
                                              rows[r].values_out, 0, &runs, rows[r].runs_buffer, rows[r].runs_offset, 0,
                                              NULL, NULL);
+            else if (rows[r].what == NONTRIVIAL)
+                s = clprim_run_length_encode_nontrivial(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0,
+                                                        rows[r].values_out, 0, &runs, rows[r].runs_buffer,
+                                                        rows[r].runs_offset, 0, NULL, NULL);
             else if (rows[r].what == UNIQUE)
                 s = clprim_unique(ctx, rows[r].kt, rows[r].keys, 0, n, rows[r].keys_out, 0, &runs,
                                   rows[r].runs_buffer, rows[r].runs_offset, 0, NULL, NULL);
@@ -233,6 +285,8 @@ START_TEST(by_key_bad_inputs)
             }
             harness_read(ctx, small, 0, 8, got);
             ck_assert_msg(harness_all_sentinel(got, 8), "row %zu: a failed call wrote a buffer", r);
+            harness_read(ctx, almost, 0, (n / 2 - 1) * 8, got);
+            ck_assert_msg(harness_all_sentinel(got, (n / 2 - 1) * 8), "row %zu: a failed call wrote a buffer", r);
         }
         free(got);
         clReleaseMemObject(k);
@@ -240,6 +294,37 @@ START_TEST(by_key_bad_inputs)
         clReleaseMemObject(ko);
         clReleaseMemObject(vo);
         clReleaseMemObject(small);
+        clReleaseMemObject(almost);
+    }
+}
+END_TEST
+
+/* Non-trivial runs need room for n / 2 only: pairs of equal keys fill it
+ * exactly (an odd n's last key alone adds none). */
+START_TEST(nontrivial_runs_room)
+{
+    FOR_EACH_DEVICE(ctx)
+    {
+        const size_t n = 301, room = n / 2;
+        int32_t keys[301];
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (int32_t)(i / 2);
+        cl_mem k = harness_buffer(ctx, sizeof keys, keys);
+        cl_mem offsets = harness_buffer(ctx, room * 8, NULL), lengths = harness_buffer(ctx, room * 8, NULL);
+        size_t runs = 0;
+        ck_assert_int_eq(clprim_run_length_encode_nontrivial(ctx, CLPRIM_INT32, k, 0, n, offsets, 0, lengths, 0,
+                                                             &runs, NULL, 0, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        ck_assert_uint_eq(runs, room);
+        uint64_t got_offsets[150], got_lengths[150];
+        harness_read(ctx, offsets, 0, sizeof got_offsets, got_offsets);
+        harness_read(ctx, lengths, 0, sizeof got_lengths, got_lengths);
+        for (size_t r = 0; r < room; r++)
+            CHECK(got_offsets[r] == 2 * r && got_lengths[r] == 2, "run %zu: offset %llu length %llu", r,
+                  (unsigned long long)got_offsets[r], (unsigned long long)got_lengths[r]);
+        clReleaseMemObject(k);
+        clReleaseMemObject(offsets);
+        clReleaseMemObject(lengths);
     }
 }
 END_TEST
@@ -252,6 +337,7 @@ static Suite *by_key_suite(void)
     tcase_add_loop_test(tc, by_key_against_c, 0, REFERENCE_TYPE_COUNT);
     tcase_add_test(tc, reduce_by_key_custom);
     tcase_add_test(tc, by_key_bad_inputs);
+    tcase_add_test(tc, nontrivial_runs_room);
     suite_add_tcase(s, tc);
     return s;
 }

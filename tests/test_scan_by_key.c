@@ -1,7 +1,7 @@
 /* clprim_scan_by_key against a C segmented scan: every value type and
  * built-in operator, every key type, inclusive and exclusive, segments of one,
  * of about 7 and 100, and one of n, spanning tiles and work-groups under a
- * small shape, callers' operators (one not commutative), in place, offsets,
+ * small shape, both forms, callers' operators (one not commutative), in place, offsets,
  * and every bad argument leaving dst untouched. */
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +72,9 @@ START_TEST(scan_by_key_builtins)
             const size_t means[] = {1, 7, 100, 0};
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
                 for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
+                    /* Both forms on both shapes (the one-sweep form takes exact operators only). */
+                    harness_set_form(ctx, (k + (size_t)op + (size_t)_i) % 2 ? CLPRIM_FORM_ONE_SWEEP
+                                                                          : CLPRIM_FORM_MULTI_PASS);
                     const clprim_type kt = key_types[(k + (size_t)op) % 4];
                     sbk_case(ctx, kt, t, (clprim_op)op, NULL, NULL, (int)(k + (size_t)op) % 2, sizes[k],
                              means[(k + (size_t)op) % 4], 0, &rng);
@@ -94,6 +97,7 @@ START_TEST(scan_by_key_custom_and_in_place)
             if (shape)
                 harness_set_tuning(ctx, 4, 2, 16);
             for (int exclusive = 0; exclusive < 2; exclusive++) {
+                harness_set_form(ctx, (exclusive + shape) % 2 ? CLPRIM_FORM_ONE_SWEEP : CLPRIM_FORM_MULTI_PASS);
                 sbk_case(ctx, CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_SUM, &mul, reference_mul_u32, exclusive, 20011, 50, 0, &rng);
                 sbk_case(ctx, CLPRIM_UINT64, CLPRIM_UINT64, CLPRIM_SUM, &affine, reference_affine_u64, exclusive, 20011, 300, 0,
                          &rng);

@@ -39,26 +39,30 @@
  * one digit. Records take a width of their own (DEFINE_LOOKBACK). */
 #define LOOKBACK 8
 
-/* ---- Records of one value per tile (scan and compaction) ----
+/* ---- Records of one value per tile (scan, compaction, the by-key calls) ----
  * The host keeps one buffer per context (fill_words clears a new one): word 0
  * holds the tile counter (its low 32 bits), word 1 is unused, then from word
  * 2 (16-byte aligned) each tile's record of one 64-bit word per 32 bits of
- * the value. Each word carries a header in its high half, the launch's stamp
- * (30 bits) and a flag, so that records of earlier launches read as "nothing
- * yet" and the buffer is never cleared between launches; a value of 64 bits
- * spans two words, read as one value only when both headers agree. */
+ * the value (RECORD_WORDS). Each word carries a header in its high half, the
+ * launch's stamp (30 bits) and a flag, so that records of earlier launches
+ * read as "nothing yet" and the buffer is never cleared between launches; a
+ * value of more than 32 bits spans several words, read as one value only when
+ * every header agrees. Values of more than 8 bytes take a multiple of 8. */
+#define RECORD_WORDS(V) ((sizeof(V) + 3) / 4)
 
-/* A record of `words` (1 or 2) words at p into word[]: with plain words, a
- * two-word record in one 16-byte load (one round trip, not two). */
+/* A record of `words` words at p into word[]: with plain words, two words at
+ * a time in one 16-byte load (one round trip, not two). */
 #ifdef STATUS_PLAIN_WORDS
 #define STATUS_LOAD_RECORD(p, words, word)                                                          \
     do {                                                                                            \
-        if ((words) == 2) {                                                                         \
-            const ulong2 both = *(volatile __global ulong2 *)(p);                                   \
-            (word)[0] = both.s0;                                                                    \
-            (word)[1] = both.s1;                                                                    \
-        } else {                                                                                    \
+        if ((words) == 1) {                                                                         \
             (word)[0] = STATUS_LOAD64(p);                                                           \
+        } else {                                                                                    \
+            for (uint i_ = 0; i_ < (words); i_ += 2) {                                              \
+                const ulong2 both = *(volatile __global ulong2 *)((p) + i_);                        \
+                (word)[i_] = both.s0;                                                               \
+                (word)[i_ + 1] = both.s1;                                                           \
+            }                                                                                       \
         }                                                                                           \
     } while (0)
 #else
@@ -99,14 +103,14 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
 
 #ifdef STATUS_STORE64
 /* NAME_prefix(lookback, t, total, stamp, scratch) for a value type V (4 or 8
- * bytes) combined by COMB with identity ID (left operand first: the walk
+ * bytes, or a multiple of 8) combined by COMB with identity ID (left operand first: the walk
  * keeps the tiles' order), reading WIDTH earlier records a step. Called by
  * every work-item of tile t; scratch is a __local NAME_scratch of the
  * kernel's. */
 #define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH)                                                   \
     typedef union {                                                                                 \
         V value;                                                                                    \
-        uint word[2];                                                                               \
+        uint word[RECORD_WORDS(V)];                                                                 \
     } NAME##_bits;                                                                                  \
                                                                                                     \
     typedef struct {                                                                                \
@@ -119,10 +123,11 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
     void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,     \
                         const uint stamp)                                                           \
     {                                                                                               \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                   \
+        const uint words = RECORD_WORDS(V);                                                         \
         __global ulong *record = lookback + 2 + (ulong)t * words;                                   \
         NAME##_bits bits;                                                                           \
-        bits.word[0] = bits.word[1] = 0;                                                            \
+        for (uint i = 0; i < words; i++)                                                            \
+            bits.word[i] = 0;                                                                       \
         bits.value = value;                                                                         \
         const ulong header = (ulong)(stamp << 2 | flag) << 32;                                      \
         for (uint i = 0; i < words; i++)                                                            \
@@ -140,7 +145,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                     __local NAME##_scratch *s)                                                      \
     {                                                                                               \
         const uint lid = get_local_id(0);                                                           \
-        const uint words = sizeof(V) > 4 ? 2 : 1;                                                   \
+        const uint words = RECORD_WORDS(V);                                                         \
         __global ulong *records = lookback + 2;                                                     \
         if (lid == 0) {                                                                             \
             NAME##_publish(lookback, t, t == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, total, stamp);    \
@@ -152,15 +157,18 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         while (!s->found) {                                                                         \
             const uint next = s->next;                                                              \
             for (uint w = lid; w < WIDTH; w += WG) {                                                \
-                ulong word[2] = {0, 0};                                                             \
+                ulong word[RECORD_WORDS(V)];                                                        \
+                for (uint i = 0; i < words; i++)                                                    \
+                    word[i] = 0;                                                                    \
                 if (w < next)                                                                       \
                     STATUS_LOAD_RECORD(records + (ulong)(next - 1 - w) * words, words, word);       \
                 const uint header = (uint)(word[0] >> 32);                                          \
-                const int ready = w < next && header >> 2 == stamp &&                               \
-                                  (words == 1 || (uint)(word[1] >> 32) == header);                  \
+                int ready = w < next && header >> 2 == stamp;                                       \
                 NAME##_bits bits;                                                                   \
-                bits.word[0] = (uint)word[0];                                                       \
-                bits.word[1] = (uint)word[1];                                                       \
+                for (uint i = 0; i < words; i++) {                                                  \
+                    ready &= (uint)(word[i] >> 32) == header;                                       \
+                    bits.word[i] = (uint)word[i];                                                   \
+                }                                                                                   \
                 s->value[w] = bits.value;                                                           \
                 s->flag[w] = ready ? header & 3u : 0;                                               \
             }                                                                                       \

@@ -27,7 +27,8 @@ size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
 clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
                                       size_t value_bytes, cl_mem *records, cl_uint *stamp)
 {
-    const size_t words = 2 + tiles * (value_bytes > 4 ? 2 : 1); /* the tile counter, then the records */
+    /* The tile counter, then a record a tile: a word a 32 bits of its value. */
+    const size_t words = 2 + tiles * ((value_bytes + 3) / 4);
     const cl_mem before = ctx->lookback;
     clprim_status s = clprim_grow(ctx, &ctx->lookback, &ctx->lookback_bytes, words * sizeof(cl_ulong), records);
     if (s != CLPRIM_SUCCESS)

@@ -1,0 +1,504 @@
+/* By key: the calls over segments, runs of equal consecutive keys
+ * (src/algorithms/scan_by_key.c, src/algorithms/by_key.c), one agent in the
+ * scan's two forms.
+ *
+ * Each element is a part: its value, whether it starts a run (its head), and
+ * whether the call writes an output there (mode, cl/constants.h: a run's last
+ * element for reduce by key and run lengths, its first for unique, the last
+ * of a run of two or more for non-trivial runs). Parts combine by
+ *   (a, ha, ca) . (b, hb, cb) = (hb ? b : a COMBINE b, ha | hb, ca + cb),
+ * which is associative whenever COMBINE is, so they are scanned as the scan's
+ * elements are: through element i, the value is the combination of i's run
+ * so far and the count is the outputs up to i, which gives the output's place.
+ *   multi-pass: runs_chunks folds each work-group's chunk to a part,
+ *     runs_seeds (one work-item) scans those into each chunk's seed, then
+ *     runs_scatter_chunks writes each chunk's outputs from its seed, or
+ *     scan_by_key_chunks its scan;
+ *   one-sweep: runs_tiles and scan_by_key_tiles, one launch in which each
+ *     tile learns the part of the tiles before it by decoupled look-back
+ *     (cl/block/lookback.cl).
+ * Every input element is read once per pass: once in all in the one-sweep
+ * form. -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
+#include "block/lookback.cl"
+#include "block/reduce_scan.cl"
+#include "block/tile.cl"
+
+#ifndef COMBINE
+#error "by_key.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
+#endif
+#ifndef KEY
+#error "by_key.cl needs -DKEY=<NAME> (cl/types.h)"
+#endif
+#define KEY_T CLPRIM_FIELD(KEY, SCALAR)
+
+DEFINE_TILE_IO(load_key_tile, store_key_tile, KEY_T)
+
+/* ---- Segment pairs (value, head) and parts (a pair and a count) ---- */
+
+typedef struct {
+    T value;
+    uint head;
+} seg;
+
+seg make_seg(const T value, const uint head)
+{
+    seg s;
+    s.value = value;
+    s.head = head;
+    return s;
+}
+
+seg seg_combine(const seg a, const seg b)
+{
+    return make_seg(b.head ? b.value : COMBINE(a.value, b.value), a.head | b.head);
+}
+
+/* A run of elements within a tile: its pair and its outputs. */
+typedef struct {
+    seg s;
+    uint count;
+} part;
+
+part make_part(const seg s, const uint count)
+{
+    part p;
+    p.s = s;
+    p.count = count;
+    return p;
+}
+
+part part_combine(const part a, const part b)
+{
+    return make_part(seg_combine(a.s, b.s), a.count + b.count);
+}
+
+/* Everything before a tile or chunk: its pair and its outputs, which may pass
+ * 32 bits. A multiple of 8 bytes, as look-back records of more than 8 are. */
+typedef struct {
+    ulong count;
+    seg s;
+} prefix;
+
+prefix make_prefix(const seg s, const ulong count)
+{
+    prefix p;
+    p.s = s;
+    p.count = count;
+    return p;
+}
+
+prefix prefix_combine(const prefix a, const prefix b)
+{
+    return make_prefix(seg_combine(a.s, b.s), a.count + b.count);
+}
+
+#define NO_SEG make_seg(IDENTITY, 0u)
+#define SEG_COMBINE(a, b) seg_combine((a), (b))
+#define PART_COMBINE(a, b) part_combine((a), (b))
+#define PREFIX_COMBINE(a, b) prefix_combine((a), (b))
+DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, NO_SEG)
+DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_part_scan, part, PART_COMBINE, make_part(NO_SEG, 0u))
+
+/* ---- Scan by key's tile: values and heads staged in local memory ---- */
+
+/* An exclusive scan writes EMPTY_RESULT at each segment's first element. */
+#define SEG_ITEM(j) make_seg(tile[j], heads[j])
+#define SEG_STORE(j, before, inclusive) \
+    (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
+DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, NO_SEG, SEG_ITEM, __local const T *tile, __local const uint *heads)
+DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
+
+/* Element i starts a segment (keys already offset). */
+uint is_head(__global const KEY_T *keys, const ulong i)
+{
+    return i == 0 || keys[i] != keys[i - 1];
+}
+
+/* Stages tile [base, base + TILE) of values and heads in local memory, the
+ * missing end as identity pairs, and returns the pair of work-item lid's ITEMS
+ * consecutive elements. */
+seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
+              __local T *tile, __local uint *heads)
+{
+    const uint lid = get_local_id(0);
+    load_tile(values, base, end, tile, IDENTITY);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        heads[PAD(j)] = base + j < end ? is_head(keys, base + j) : 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return fold_pairs(tile, heads);
+}
+
+/* The CPU shape: src[begin, end) scanned by key after carry, the combination
+ * of the values before begin in its segment. */
+void scan_by_key_run(__global const KEY_T *keys, __global const T *values, __global T *dst, const ulong begin,
+                     const ulong end, T carry, const int exclusive)
+{
+    for (ulong i = begin; i < end; i++) {
+        const uint head = is_head(keys, i);
+        const T before = head ? IDENTITY : carry;
+        const T inclusive = COMBINE(before, values[i]);
+        dst[i] = exclusive ? (head ? EMPTY_RESULT : carry) : inclusive;
+        carry = inclusive;
+    }
+}
+
+/* ---- Runs: the parts of a stretch of elements, and the outputs ---- */
+
+/* Whether the call writes an output at an element that starts its run or
+ * not (head) and ends it or not (tail). */
+uint selects(const int mode, const uint head, const uint tail)
+{
+    return mode == RUNS_FIRST ? head : mode == RUNS_REDUCE ? tail : tail && !head;
+}
+
+/* An output at element i: to keys_out, its key or, for non-trivial runs, the
+ * run's first index (i + 1 - its length, a cl_ulong); to values_out, when
+ * there is one, `value` (the run's combination, its length, or the value at
+ * its first element). Output j of the call lands at keys_out[j], values_out[j]. */
+void put_output(const int mode, __global KEY_T *keys_out, __global T *values_out, const ulong j, const ulong i,
+                const KEY_T key, const T value)
+{
+    if (mode == RUNS_NONTRIVIAL)
+        ((__global ulong *)keys_out)[j] = i + 1 - (ulong)value;
+    else
+        keys_out[j] = key;
+    if (values_out)
+        values_out[j] = value;
+}
+
+/* The CPU shape: elements [begin, end) of n after `carry`, as a loop; writes
+ * their outputs when keys_out is not NULL. Returns the prefix through end.
+ * Values NULL: every value is one (the run lengths). */
+prefix runs_run(__global const KEY_T *keys, __global const T *values, const ulong begin, const ulong end,
+                const ulong n, const int mode, prefix carry, __global KEY_T *keys_out, __global T *values_out)
+{
+    KEY_T key = keys[begin];
+    KEY_T prev = begin > 0 ? keys[begin - 1] : key;
+    for (ulong i = begin; i < end; i++) {
+        const KEY_T next = i + 1 < n ? keys[i + 1] : key;
+        const uint head = i == 0 || key != prev, tail = i + 1 == n || next != key;
+        const T value = values ? values[i] : (T)1;
+        carry.s = seg_combine(carry.s, make_seg(value, head));
+        if (selects(mode, head, tail)) {
+            if (keys_out)
+                put_output(mode, keys_out, values_out, carry.count, i, key, mode == RUNS_FIRST ? value : carry.s.value);
+            carry.count++;
+        }
+        prev = key;
+        key = next;
+    }
+    return carry;
+}
+
+/* Local memory of a runs kernel: a padded tile of 8-byte words that stages
+ * keys, values and outputs in turn, and between them holds the work-group
+ * scan's slots (a part is at most 3 words). So the kernels need no more than
+ * the scan's budget (clprim_local_bytes_needed). */
+#define STAGE_WORDS (PADDED_TILE > 3 * WG ? PADDED_TILE : 3 * WG)
+#define RUNS_LOCALS                                  \
+    __local ulong stage[STAGE_WORDS];                 \
+    __local part *slots = (__local part *)stage;      \
+    KEY_T key[ITEMS];                                \
+    T value[ITEMS];                                  \
+    uchar head[ITEMS], selected[ITEMS]
+
+/* Tile [base, end) (end <= n; tiles start at multiples of TILE): this
+ * work-item's ITEMS consecutive elements, staged through local memory into
+ * registers: keys, values (ones when values is NULL, the identity past end),
+ * heads and whether each is selected. Returns their part; the stage is free
+ * again on return. */
+part load_items(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
+                const ulong n, const int mode, __local ulong *stage, KEY_T *key, T *value, uchar *head,
+                uchar *selected)
+{
+    const uint first = get_local_id(0) * ITEMS;
+    const ulong at = base + first, after = at + ITEMS; /* this work-item's elements, the one after them */
+    __local KEY_T *tile_keys = (__local KEY_T *)stage;
+    load_key_tile(keys, base, end, tile_keys, 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++)
+        key[k] = tile_keys[PAD(first + k)];
+    /* The neighbours beyond this work-item's elements: in the tile, else the
+     * input's (the previous or next tile's), else none. */
+    const KEY_T left = first > 0 ? tile_keys[PAD(first - 1)] : at > 0 ? keys[at - 1] : key[0];
+    const KEY_T right = first + ITEMS < TILE && after < end ? tile_keys[PAD(first + ITEMS)]
+                        : after < n                         ? keys[after]
+                                                            : key[ITEMS - 1];
+    uint count = 0;
+    for (uint k = 0; k < ITEMS; k++) {
+        const ulong i = at + k;
+        const KEY_T prev = k > 0 ? key[k - 1] : left, next = k + 1 < ITEMS ? key[k + 1] : right;
+        const uint valid = i < end;
+        const uint starts = valid && (i == 0 || key[k] != prev), ends = valid && (i + 1 == n || next != key[k]);
+        head[k] = starts;
+        selected[k] = valid && selects(mode, starts, ends);
+        count += selected[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* every key is read: the values take the stage */
+    if (values) {
+        __local T *tile_values = (__local T *)stage;
+        load_tile(values, base, end, tile_values, IDENTITY);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < ITEMS; k++)
+            value[k] = tile_values[PAD(first + k)];
+    } else {
+        for (uint k = 0; k < ITEMS; k++)
+            value[k] = at + k < end ? (T)1 : IDENTITY;
+    }
+    seg run = NO_SEG;
+    for (uint k = 0; k < ITEMS; k++)
+        run = seg_combine(run, make_seg(value[k], head[k]));
+    barrier(CLK_LOCAL_MEM_FENCE); /* every value is read: the stage is free */
+    return make_part(run, count);
+}
+
+/* After the work-group's scan of the parts: this work-item's outputs, its
+ * elements rescanned from carry (the tiles before) and before (the
+ * work-items before it in the tile). The tile's `total` outputs are staged
+ * by place in local memory, keys then values, and written out coalesced from
+ * output carry.count on. The scan's last barrier frees the stage. */
+void write_items(const int mode, const prefix carry, const part before, const uint total, const ulong base,
+                 const KEY_T *key, T *value, const uchar *head, const uchar *selected, __local ulong *stage,
+                 __global KEY_T *keys_out, __global T *values_out)
+{
+    const uint lid = get_local_id(0), first = lid * ITEMS;
+    seg run = seg_combine(carry.s, before.s);
+    uint at = before.count;
+    for (uint k = 0; k < ITEMS; k++) {
+        run = seg_combine(run, make_seg(value[k], head[k]));
+        if (mode != RUNS_FIRST)
+            value[k] = run.value; /* what an output here writes */
+        if (selected[k]) {
+            if (mode == RUNS_NONTRIVIAL)
+                stage[PAD(at)] = base + first + k + 1 - (ulong)value[k];
+            else
+                ((__local KEY_T *)stage)[PAD(at)] = key[k];
+            at++;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; j < total; j += WG)
+        if (mode == RUNS_NONTRIVIAL)
+            ((__global ulong *)keys_out)[carry.count + j] = stage[PAD(j)];
+        else
+            keys_out[carry.count + j] = ((__local KEY_T *)stage)[PAD(j)];
+    /* The values, when there are any; the barriers stay outside any branch
+     * (PoCL 3.1 lost `total` across a barrier under a condition). */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    at = before.count;
+    for (uint k = 0; k < ITEMS; k++)
+        if (selected[k]) {
+            ((__local T *)stage)[PAD(at)] = value[k];
+            at++;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; values_out && j < total; j += WG)
+        values_out[carry.count + j] = ((__local T *)stage)[PAD(j)];
+}
+
+/* ---- Multi-pass: passes 1 and 2, shared by the runs and scan by key ---- */
+
+/* Work-group g folds its chunk [g * chunk, ...) into partials[g],
+ * part_heads[g] and part_counts[g] (each array at its offset). values NULL:
+ * ones. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void runs_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T *values, ulong values_offset,
+                 int with_values, ulong n, ulong chunk, int mode, __global T *partials, ulong partials_offset,
+                 __global uint *part_heads, ulong heads_offset, __global ulong *part_counts, ulong counts_offset)
+{
+    const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    values = with_values ? values + values_offset : NULL;
+#if WG == 1
+    const prefix acc = runs_run(keys, values, begin, end, n, mode, make_prefix(NO_SEG, 0), NULL, NULL);
+#else
+    RUNS_LOCALS;
+    prefix acc = make_prefix(NO_SEG, 0);
+    for (ulong base = begin; base < end; base += TILE) {
+        part total;
+        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected), slots, &total);
+        acc = prefix_combine(acc, make_prefix(total.s, total.count)); /* the scan's barriers free the stage */
+    }
+#endif
+    if (get_local_id(0) == 0) {
+        partials[partials_offset + get_group_id(0)] = acc.s.value;
+        part_heads[heads_offset + get_group_id(0)] = acc.s.head;
+        part_counts[counts_offset + get_group_id(0)] = acc.count;
+    }
+}
+
+/* One work-item: each chunk's part becomes what is carried into it, the
+ * combination of the parts before it (the chunks are few: one per group). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void runs_seeds(__global T *partials, ulong partials_offset, __global const uint *part_heads, ulong heads_offset,
+                __global ulong *part_counts, ulong counts_offset, ulong groups)
+{
+    if (get_local_id(0) != 0)
+        return;
+    partials += partials_offset;
+    part_heads += heads_offset;
+    part_counts += counts_offset;
+    prefix carry = make_prefix(NO_SEG, 0);
+    for (ulong g = 0; g < groups; g++) {
+        const prefix mine = make_prefix(make_seg(partials[g], part_heads[g]), part_counts[g]);
+        partials[g] = carry.s.value;
+        part_counts[g] = carry.count;
+        carry = prefix_combine(carry, mine);
+    }
+}
+
+/* ---- Runs: pass 3 and the one-sweep form ----
+ * Outputs: keys_out (or the non-trivial runs' first indices, cl_ulong) and
+ * values_out (with_values_out; else none), from their offsets; the number of
+ * outputs to count_out[count_offset] when write_count. */
+
+/* Work-group g writes its chunk's outputs from its seed (with_seeds: seeds[g]
+ * and seed_counts[g]; else nothing before it). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T *values,
+                         ulong values_offset, int with_values, ulong n, ulong chunk, int mode,
+                         __global const T *seeds, ulong seeds_offset, __global const ulong *seed_counts,
+                         ulong seed_counts_offset, int with_seeds, __global KEY_T *keys_out, ulong keys_out_offset,
+                         __global T *values_out, ulong values_out_offset, int with_values_out,
+                         __global ulong *count_out, ulong count_offset, int write_count)
+{
+    const uint g = get_group_id(0);
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    values = with_values ? values + values_offset : NULL;
+    keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
+                                       : keys_out + keys_out_offset;
+    values_out = with_values_out ? values_out + values_out_offset : NULL;
+    prefix carry = make_prefix(NO_SEG, 0);
+    if (with_seeds && g > 0) /* a seed's head is 0: a carry only ever stands to the left */
+        carry = make_prefix(make_seg(seeds[seeds_offset + g], 0u), seed_counts[seed_counts_offset + g]);
+#if WG == 1
+    carry = runs_run(keys, values, begin, end, n, mode, carry, keys_out, values_out);
+#else
+    RUNS_LOCALS;
+    for (ulong base = begin; base < end; base += TILE) {
+        part total;
+        const part before = wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected),
+                                         slots, &total);
+        write_items(mode, carry, before, total.count, base, key, value, head, selected, stage, keys_out, values_out);
+        carry = prefix_combine(carry, make_prefix(total.s, total.count));
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
+    }
+#endif
+    if (write_count && get_local_id(0) == 0 && g == get_num_groups(0) - 1)
+        count_out[count_offset] = carry.count;
+}
+
+/* ---- Scan by key: pass 3 and the one-sweep form ---- */
+
+/* Work-group g scans its chunk from seeds[g] (with_seeds; else from nothing).
+ * An exclusive scan writes EMPTY_RESULT at each segment's first element.
+ * values == dst is safe: a tile is read whole before any of it is written. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T *values,
+                        ulong values_offset, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
+                        __global const T *seeds, ulong seeds_offset, int with_seeds, int exclusive)
+{
+    const uint g = get_group_id(0);
+    const ulong begin = g * chunk, end = min(n, begin + chunk);
+    keys += keys_offset;
+    values += values_offset;
+    dst += dst_offset;
+    /* The first element of every chunk but the first may continue a segment. */
+    T carry = with_seeds && g > 0 ? seeds[seeds_offset + g] : IDENTITY;
+#if WG == 1
+    scan_by_key_run(keys, values, dst, begin, end, carry, exclusive);
+#else
+    __local T tile[PADDED_TILE];
+    __local uint heads[PADDED_TILE];
+    __local seg sums[WG];
+    seg carried = make_seg(carry, 0u);
+    for (ulong base = begin; base < end; base += TILE) {
+        seg total;
+        const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
+        rescan_pairs(seg_combine(carried, before), exclusive, tile, heads);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        store_tile(dst, base, end, tile);
+        carried = seg_combine(carried, total);
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
+    }
+#endif
+}
+
+#ifdef STATUS_STORE64
+/* Records of 16 or 24 bytes, 16 a step. */
+DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16)
+
+/* The one-sweep form of the runs: tile t (in start order) writes its outputs
+ * after those of the tiles before it, its runs continued from theirs. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T *values, ulong values_offset,
+                int with_values, ulong n, int mode, __global KEY_T *keys_out, ulong keys_out_offset,
+                __global T *values_out, ulong values_out_offset, int with_values_out, __global ulong *lookback,
+                uint stamp, __global ulong *count_out, ulong count_offset, int write_count)
+{
+    __local uint ticket;
+    __local runs_lookback_scratch walk;
+    ulong base, end;
+    const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
+    keys += keys_offset;
+    values = with_values ? values + values_offset : NULL;
+    keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
+                                       : keys_out + keys_out_offset;
+    values_out = with_values_out ? values_out + values_out_offset : NULL;
+#if WG == 1
+    /* The CPU shape: the tile's part, then its outputs (the second read comes
+     * from the cache). */
+    const prefix total = runs_run(keys, values, base, end, n, mode, make_prefix(NO_SEG, 0), NULL, NULL);
+    const prefix carry = runs_lookback_prefix(lookback, t, total, stamp, &walk);
+    runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);
+    const ulong outputs = carry.count + total.count;
+#else
+    RUNS_LOCALS;
+    part total;
+    const part before =
+        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected), slots, &total);
+    const prefix carry = runs_lookback_prefix(lookback, t, make_prefix(total.s, total.count), stamp, &walk);
+    write_items(mode, carry, before, total.count, base, key, value, head, selected, stage, keys_out, values_out);
+    const ulong outputs = carry.count + total.count;
+#endif
+    if (write_count && get_local_id(0) == 0 && t == get_num_groups(0) - 1)
+        count_out[count_offset] = outputs;
+}
+
+/* The one-sweep form of scan by key: tile t (in start order) scanned from the
+ * pair of the tiles before it. values == dst is safe, as in
+ * scan_by_key_chunks. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T *values, ulong values_offset,
+                       __global T *dst, ulong dst_offset, ulong n, __global ulong *lookback, uint stamp,
+                       int exclusive)
+{
+    __local uint ticket;
+    __local runs_lookback_scratch walk;
+    ulong base, end;
+    const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
+    keys += keys_offset;
+    values += values_offset;
+    dst += dst_offset;
+#if WG == 1
+    seg total = NO_SEG;
+    for (ulong i = base; i < end; i++)
+        total = seg_combine(total, make_seg(values[i], is_head(keys, i)));
+    const prefix carry = runs_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk);
+    scan_by_key_run(keys, values, dst, base, end, carry.s.value, exclusive);
+#else
+    __local T tile[PADDED_TILE];
+    __local uint heads[PADDED_TILE];
+    __local seg sums[WG];
+    seg total;
+    const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
+    const seg carried = runs_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk).s;
+    rescan_pairs(seg_combine(make_seg(carried.value, 0u), before), exclusive, tile, heads);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_tile(dst, base, end, tile);
+#endif
+}
+#endif
