@@ -1,9 +1,6 @@
 /* Scan by key: a scan that starts again at every segment, a run of equal
- * consecutive keys (src/algorithms/scan_by_key.c). The scan's three passes over pairs
- * (value, head), head meaning "a segment starts in this part", combined by
- *   (a, ha) . (b, hb) = (hb ? b : a COMBINE b, ha | hb),
- * which is associative whenever COMBINE is, so the pairs of chunks and tiles
- * can be grouped as the scan groups elements:
+ * consecutive keys (src/algorithms/scan_by_key.c). The scan's three passes over
+ * the pairs (value, head) of block/segment.cl:
  *   segment_chunks   each work-group's chunk to one pair;
  *   segment_seeds    one work-item: the exclusive scan of those pairs;
  *   scan_by_key_chunks  each chunk scanned from its seed.
@@ -12,7 +9,7 @@
  * (block/fill.cl: ones, the values whose sums by key are run lengths).
  * -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
 #include "block/fill.cl"
-#include "block/reduce_scan.cl"
+#include "block/segment.cl"
 #include "block/tile.cl"
 
 #ifndef COMBINE
@@ -22,36 +19,6 @@
 #error "scan_by_key.cl needs -DKEY=<NAME> (cl/types.h)"
 #endif
 #define KEY_T CLPRIM_FIELD(KEY, SCALAR)
-
-typedef struct {
-    T value;
-    uint head;
-} seg;
-
-seg make_seg(const T value, const uint head)
-{
-    seg s;
-    s.value = value;
-    s.head = head;
-    return s;
-}
-
-seg seg_combine(const seg a, const seg b)
-{
-    return make_seg(b.head ? b.value : COMBINE(a.value, b.value), a.head | b.head);
-}
-
-#define SEG_COMBINE(a, b) seg_combine((a), (b))
-DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
-
-/* A staged tile of values and heads, read and written as pairs; an exclusive
- * scan writes EMPTY_RESULT at each segment's first element. */
-#define SEG_ITEM(j) make_seg(tile[j], heads[j])
-#define SEG_STORE(j, before, inclusive) \
-    (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
-DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, make_seg(IDENTITY, 0u), SEG_ITEM, __local const T *tile,
-                  __local const uint *heads)
-DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
 
 /* Element i starts a segment (keys already offset). */
 uint is_head(__global const KEY_T *keys, const ulong i)
