@@ -35,6 +35,28 @@ inline ulong offset_at(__global const ulong *offsets, const ulong k, const ulong
 }
 
 #if WG == 1
+/* acc combined with src[from, to), in order; a built-in operator, which
+ * commutes, in eight lanes for runs long enough, so that the adds of one lane
+ * need not wait for another's (the same grouping on every run). */
+T fold_run(__global const T *src, ulong from, const ulong to, T acc)
+{
+#if OP_COMMUTES
+    if (from + 16 <= to) {
+        T lane[8];
+        for (uint k = 0; k < 8; k++)
+            lane[k] = IDENTITY;
+        for (; from + 8 <= to; from += 8)
+            for (uint k = 0; k < 8; k++)
+                lane[k] = COMBINE(lane[k], src[from + k]);
+        for (uint k = 0; k < 8; k++)
+            acc = COMBINE(acc, lane[k]);
+    }
+#endif
+    for (; from < to; from++)
+        acc = COMBINE(acc, src[from]);
+    return acc;
+}
+
 /* The first k in [0, count) whose offset is at least x, else count. */
 ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x)
 {
@@ -106,8 +128,8 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
     uint head = 0;
     for (; k <= segments && offset_at(offsets, k, n) <= ce; k++) {
         const ulong p = offset_at(offsets, k, n);
-        for (; at < p; at++)
-            acc = COMBINE(acc, src[at]);
+        acc = fold_run(src, at, p, acc);
+        at = max(at, p);
         if (k > 0) {
             const ulong b = offset_at(offsets, k - 1, n);
             if (b == p && (p < ce || p == n))
@@ -124,8 +146,7 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
             head = 1;
         }
     }
-    for (; at < ce; at++)
-        acc = COMBINE(acc, src[at]);
+    acc = fold_run(src, at, ce, acc);
     const seg carried = make_seg(acc, head);
 #else
     __local T tile[PADDED_TILE];
