@@ -179,13 +179,17 @@ static void run_case(clprim_context *ctx, clprim_type t, clprim_op op, const cus
 static const size_t shapes[][3] = {{0, 0, 0}, {4, 2, 16}, {16, 4, 5}};
 #define SHAPE_COUNT (sizeof shapes / sizeof shapes[0])
 
-static void set_shape(clprim_context *ctx, size_t k)
+static int set_shape(clprim_context *ctx, size_t k)
 {
     if (shapes[k][0])
         harness_set_tuning(ctx, shapes[k][0], shapes[k][1], shapes[k][2]);
     else
         harness_default_tuning(ctx);
+    return 1;
 }
+
+/* The block once at each of the first `count` shapes, set on ctx. */
+#define FOR_EACH_SHAPE(ctx, k, count) for (size_t k = 0; k < (count) && set_shape((ctx), k); k++)
 
 /* Every type and built-in operator at two shapes, on random lengths. */
 START_TEST(segmented_every_type_and_op)
@@ -196,8 +200,7 @@ START_TEST(segmented_every_type_and_op)
     {
         if (t == CLPRIM_DOUBLE && !ctx->has_fp64)
             continue;
-        for (size_t k = 0; k < 2; k++) { /* the third shape's programs cost a cold run more than they add */
-            set_shape(ctx, k);
+        FOR_EACH_SHAPE(ctx, k, 2) { /* the third shape's programs cost a cold run more than they add */
             for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
                 run_case(ctx, t, (clprim_op)op, NULL, 1000 + harness_rand(&rng) % 3000, LAYOUT_RANDOM,
                          1 + harness_rand(&rng) % 40, &rng);
@@ -215,8 +218,7 @@ START_TEST(segmented_layouts)
     uint64_t rng = harness_rng(920 + (unsigned)_i);
     FOR_EACH_DEVICE(ctx)
     {
-        for (size_t k = 0; k < SHAPE_COUNT; k++) {
-            set_shape(ctx, k);
+        FOR_EACH_SHAPE(ctx, k, SHAPE_COUNT) {
             const size_t sizes[] = {1, 2, 37, 1500, 20000};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 run_case(ctx, CLPRIM_INT32, CLPRIM_SUM, NULL, sizes[i], l, 1 + harness_rand(&rng) % 100, &rng);
@@ -233,8 +235,7 @@ START_TEST(segmented_custom)
     uint64_t rng = harness_rng(940);
     FOR_EACH_DEVICE(ctx)
     {
-        for (size_t k = 0; k < SHAPE_COUNT; k++) {
-            set_shape(ctx, k);
+        FOR_EACH_SHAPE(ctx, k, SHAPE_COUNT) {
             for (size_t c = 0; c < sizeof customs / sizeof customs[0]; c++) {
                 run_case(ctx, customs[c].t, CLPRIM_SUM, &customs[c], 3000, LAYOUT_RANDOM, 30, &rng);
                 run_case(ctx, customs[c].t, CLPRIM_SUM, &customs[c], 5000, LAYOUT_HUGE, 1, &rng);
@@ -251,8 +252,7 @@ START_TEST(segmented_empty)
 {
     FOR_EACH_DEVICE(ctx)
     {
-        for (size_t k = 0; k < SHAPE_COUNT; k++) {
-            set_shape(ctx, k);
+        FOR_EACH_SHAPE(ctx, k, SHAPE_COUNT) {
             cl_ulong offsets[6] = {0, 5, 3, 99, 0, 7};
             cl_mem sb = harness_buffer(ctx, 64, NULL), ob = harness_buffer(ctx, sizeof offsets, offsets);
             cl_mem db = harness_buffer(ctx, 8 * 8, NULL);
@@ -293,8 +293,7 @@ START_TEST(segmented_garbage_offsets)
     uint64_t rng = harness_rng(960);
     FOR_EACH_DEVICE(ctx)
     {
-        for (size_t k = 0; k < SHAPE_COUNT; k++) {
-            set_shape(ctx, k);
+        FOR_EACH_SHAPE(ctx, k, SHAPE_COUNT) {
             const size_t n = 3000, segments = 500;
             cl_ulong *offsets = harness_malloc((segments + 1) * sizeof *offsets);
             for (size_t s = 0; s <= segments; s++)
