@@ -1,6 +1,5 @@
 /* By key: the calls over segments, runs of equal consecutive keys
- * (src/algorithms/scan_by_key.c, src/algorithms/by_key.c), one agent in the
- * scan's two forms.
+ * (src/algorithms/by_key.c), one agent in the scan's two forms.
  *
  * Each element is a part: its value, whether it starts a run (its head), and
  * whether the call writes an output there (mode, cl/constants.h: a run's last
@@ -20,7 +19,7 @@
  * Every input element is read once per pass: once in all in the one-sweep
  * form. -DKEY=<NAME> (cl/types.h): the keys' type, a 32- or 64-bit integer. */
 #include "block/lookback.cl"
-#include "block/reduce_scan.cl"
+#include "block/segment.cl"
 #include "block/tile.cl"
 
 #ifndef COMBINE
@@ -33,25 +32,7 @@
 
 DEFINE_TILE_IO(load_key_tile, store_key_tile, KEY_T)
 
-/* ---- Segment pairs (value, head) and parts (a pair and a count) ---- */
-
-typedef struct {
-    T value;
-    uint head;
-} seg;
-
-seg make_seg(const T value, const uint head)
-{
-    seg s;
-    s.value = value;
-    s.head = head;
-    return s;
-}
-
-seg seg_combine(const seg a, const seg b)
-{
-    return make_seg(b.head ? b.value : COMBINE(a.value, b.value), a.head | b.head);
-}
+/* ---- Parts: a segment pair (block/segment.cl) and a count ---- */
 
 /* A run of elements within a tile: its pair and its outputs. */
 typedef struct {
@@ -93,20 +74,11 @@ prefix prefix_combine(const prefix a, const prefix b)
 }
 
 #define NO_SEG make_seg(IDENTITY, 0u)
-#define SEG_COMBINE(a, b) seg_combine((a), (b))
 #define PART_COMBINE(a, b) part_combine((a), (b))
 #define PREFIX_COMBINE(a, b) prefix_combine((a), (b))
-DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, NO_SEG)
 DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_part_scan, part, PART_COMBINE, make_part(NO_SEG, 0u))
 
 /* ---- Scan by key's tile: values and heads staged in local memory ---- */
-
-/* An exclusive scan writes EMPTY_RESULT at each segment's first element. */
-#define SEG_ITEM(j) make_seg(tile[j], heads[j])
-#define SEG_STORE(j, before, inclusive) \
-    (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
-DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, NO_SEG, SEG_ITEM, __local const T *tile, __local const uint *heads)
-DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
 
 /* Element i starts a segment (keys already offset). */
 uint is_head(__global const KEY_T *keys, const ulong i)

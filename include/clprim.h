@@ -358,6 +358,46 @@ CLPRIM_API clprim_status clprim_reduce_to(clprim_context *ctx, clprim_type t, cl
                                           cl_mem result, size_t result_offset, cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
 
+/* Segmented reduce (CUB's DeviceSegmentedReduce): one reduction per segment,
+ * the segments given by an offsets array. offsets[offsets_offset ..
+ * offsets_offset + segments] are segments + 1 cl_ulong, counted from
+ * src_offset: segment s is src[src_offset + offsets[s] .. src_offset +
+ * offsets[s + 1]), and dst[dst_offset + s] receives the combination of its
+ * elements, in order (op, or custom when not NULL, as clprim_reduce_to). An
+ * empty segment (offsets[s] == offsets[s + 1]) gets what combining nothing
+ * gives: 0 for SUM, the type's largest value for MIN and its lowest for MAX
+ * (+-infinity for floats, see clprim_op), custom's identity. Elements before
+ * offsets[0] or from offsets[segments] on belong to no segment and are not
+ * read into any result. So CUB's begin and end iterators over one array are
+ * offsets and offsets + 1; segments that leave gaps need an array of their
+ * own per call, or a SUM over values zeroed in the gaps.
+ * Offsets must be non-decreasing and at most n. They are on the device and
+ * are not checked: each is taken as min(offsets[k], n), so a larger one ends
+ * its segment at n; where they decrease, the values written are unspecified.
+ * Either way the call reads nothing outside src's n elements and the
+ * offsets, and writes nothing outside dst[dst_offset .. + segments).
+ * The work is split by elements, not segments, so many tiny segments and a
+ * few huge ones cost about the same per element. The result is the same bits
+ * on every run with the same device and tuning; float sums group by the
+ * tuning's tiles and chunks, as clprim_reduce_to's do (README.md, "How
+ * accurate float sums are"), so a segment's error is bounded like a
+ * reduction of its elements, and integer sums, MIN and MAX are exact.
+ * n == 0 writes every segment's empty result; segments == 0 writes nothing.
+ * Enqueues only; events as clprim_scan. Uses scratch of a few values per
+ * work-group of the tuning's grid, kept by the context.
+ * Errors: an unknown type or op, a bad custom (as clprim_scan_op): CLPRIM_INVALID_ARGUMENT;
+ * src, offsets or dst NULL, dst CL_MEM_READ_ONLY, src or offsets
+ * CL_MEM_WRITE_ONLY, dst sharing a byte with src's elements or the offsets:
+ * CLPRIM_INVALID_ARGUMENT (src and offsets may overlap: both are only read);
+ * src shorter than src_offset + n, offsets than offsets_offset + segments + 1
+ * cl_ulong, dst than dst_offset + segments elements: CLPRIM_BUFFER_TOO_SMALL.
+ * A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_segmented_reduce(clprim_context *ctx, clprim_type t, clprim_op op,
+                                                 const clprim_operator *custom, cl_mem src, size_t src_offset,
+                                                 size_t n, cl_mem offsets, size_t offsets_offset, size_t segments,
+                                                 cl_mem dst, size_t dst_offset, cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event);
+
 /* Scan by key (segmented scan): the scan of clprim_scan or clprim_scan_op,
  * started again at every segment, a run of equal consecutive keys: dst[i]
  * combines values[j .. i] (inclusive) or values[j .. i - 1] (exclusive), where

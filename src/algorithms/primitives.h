@@ -17,6 +17,7 @@
     X(histogram_range)                                                                                           \
     X(radix_sort)                                                                                                \
     X(search)                                                                                                    \
+    X(segmented_reduce)                                                                                          \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
     X(kmeans)

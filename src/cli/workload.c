@@ -1168,6 +1168,83 @@ static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
 
+/* ---- Segmented reduce: CUB's shape, segment lengths uniform in 1..127 ---- */
+
+/* The offsets (w->scratch, segments + 1 of them) of segments whose lengths
+ * are uniform in 1..127 (mean 64), the last cut at n, on the device in
+ * aux_buf; a sum per segment out. */
+static int segmented_prepare(workload *w)
+{
+    const size_t most = w->n + 2;
+    cl_ulong *offsets = malloc(most * sizeof *offsets);
+    if (!offsets)
+        return 0;
+    uint64_t state = first_state(0xD6E8FEB86659FD93ull);
+    size_t segments = 0;
+    offsets[0] = 0;
+    while (offsets[segments] < w->n) {
+        const size_t length = 1 + (size_t)(next_random(&state) % 127);
+        offsets[segments + 1] = w->n - offsets[segments] < length ? w->n : offsets[segments] + length;
+        segments++;
+    }
+    w->scratch = offsets;
+    w->count = segments;
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (segments + 1) * sizeof *offsets,
+                                offsets, &err);
+    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * w->elem);
+}
+
+static clprim_status segmented_run(workload *w)
+{
+    return clprim_segmented_reduce(w->ctx, w->type, CLPRIM_SUM, NULL, w->in_buf, 0, w->n, w->aux_buf, 0, w->count,
+                                   w->out_buf, 0, 0, NULL, NULL);
+}
+
+static void segmented_loop(workload *w, size_t begin, size_t end)
+{
+    const cl_ulong *offsets = w->scratch;
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect;
+        for (size_t s = begin; s < end; s++) {
+            T acc = 0;
+            for (size_t i = offsets[s]; i < offsets[s + 1]; i++)
+                acc = (T)(acc + x[i]);
+            y[s] = acc;
+        }
+    })
+}
+
+static void segmented_cpu(workload *w)
+{
+    segmented_loop(w, 0, w->count);
+}
+
+static void segmented_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->count, &begin, &end);
+        segmented_loop(w, begin, end);
+    }
+}
+
+static int segmented_check(workload *w, char *why, size_t size)
+{
+    return same_bytes(w, w->count * w->elem, why, size);
+}
+
+/* The values and offsets read, a sum a segment written. */
+static double segmented_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)(w->count + 1) * sizeof(cl_ulong) + (double)w->count * (double)w->elem;
+}
+
+static const workload_kind segmented_reduce = {"segmented-reduce", segmented_prepare, segmented_run,
+                                               segmented_cpu,      segmented_check,   segmented_bytes,
+                                               NULL,               segmented_openmp,  "segmented_reduce", 0};
+
 /* ---- Search: the lower bound of n random needles among n sorted keys ----
  * Made in the keys' ordered form, so no sort is needed: key i is the ordered
  * value (i / 2) * 2 * step (pairs of equal keys), each needle a random ordered
@@ -1503,7 +1580,7 @@ const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
     &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &histogram_256,
-    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &box_sort,        NULL};
+    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &segmented_reduce, &box_sort,       NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

@@ -1,0 +1,48 @@
+/* Segmented pairs (value, head), head meaning "a segment starts in this part",
+ * combined by
+ *   (a, ha) . (b, hb) = (hb ? b : a COMBINE b, ha | hb),
+ * which is associative whenever COMBINE is, so pairs of elements, tiles and
+ * chunks can be grouped as a scan groups elements: what scan by key and the
+ * segmented reduction build on. A pair's value is the combination of what
+ * follows its last head (all of it when it has none). */
+#ifndef CLPRIM_BLOCK_SEGMENT_CL
+#define CLPRIM_BLOCK_SEGMENT_CL
+
+#include "block/reduce_scan.cl"
+
+#ifndef COMBINE
+#error "block/segment.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
+#endif
+
+typedef struct {
+    T value;
+    uint head;
+} seg;
+
+seg make_seg(const T value, const uint head)
+{
+    seg s;
+    s.value = value;
+    s.head = head;
+    return s;
+}
+
+seg seg_combine(const seg a, const seg b)
+{
+    return make_seg(b.head ? b.value : COMBINE(a.value, b.value), a.head | b.head);
+}
+
+#define SEG_COMBINE(a, b) seg_combine((a), (b))
+DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTITY, 0u))
+
+/* A staged tile of values and heads, read and written as pairs; an exclusive
+ * rescan writes EMPTY_RESULT at each segment's first element, an inclusive one
+ * the combination of the segment's elements up to and including this one. */
+#define SEG_ITEM(j) make_seg(tile[j], heads[j])
+#define SEG_STORE(j, before, inclusive) \
+    (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
+DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, make_seg(IDENTITY, 0u), SEG_ITEM, __local const T *tile,
+                  __local const uint *heads)
+DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
+
+#endif /* CLPRIM_BLOCK_SEGMENT_CL */

@@ -1,0 +1,264 @@
+/* Segmented reduction over an offsets array (src/algorithms/segmented_reduce.c):
+ * segment s is src[offsets[s], offsets[s + 1]), each offset taken as
+ * min(offsets[k], n), and dst[s] receives the combination of its elements,
+ * EMPTY_RESULT when it has none.
+ *
+ * The ELEMENTS are split evenly, so the work does not depend on the segments'
+ * lengths: each work-group takes a chunk (whole tiles, as the scan splits) and
+ * walks it tile by tile. An offset that falls in a tile is a head there (block/
+ * segment.cl's pairs); a segmented scan of the tile's (value, head) pairs,
+ * carried from tile to tile, gives each segment's value at its last element.
+ *   segmented_reduce_chunks  writes every segment that starts and ends in its
+ *       chunk, and every empty one at a position in it; hands on the chunk's
+ *       pair and, for the segment open at the chunk's start that ends in it,
+ *       its segment number and the part of it the chunk holds;
+ *   segmented_reduce_carry   one work-group: the exclusive segmented scan of
+ *       the chunks' pairs gives what each such segment holds before the
+ *       chunk, combined in front of the chunk's part.
+ * A segment crossing many chunks costs a pair per chunk and one write. The
+ * order of combination is fixed by the shape and the chunks, never by timing,
+ * and keeps the elements' order (a caller's operator need not commute).
+ * Offsets that decrease give unspecified values, but every read stays in
+ * src[0, n) and offsets[0, segments], every write in dst[0, segments).
+ *
+ * Built with -DTYPE, -DOP (cl/types.h), -DWG and -DITEMS. */
+#include "block/segment.cl"
+#include "block/tile.cl"
+
+/* No segment: a chunk whose open segment does not end in it. */
+#define NO_SEGMENT ((ulong)-1)
+
+/* Offset k (k <= segments), clamped to the elements. */
+inline ulong offset_at(__global const ulong *offsets, const ulong k, const ulong n)
+{
+    return min(offsets[k], n);
+}
+
+#if WG == 1
+/* acc combined with src[from, to), in order; a built-in operator, which
+ * commutes, in eight lanes for runs long enough, so that the adds of one lane
+ * need not wait for another's (the same grouping on every run). */
+T fold_run(__global const T *src, ulong from, const ulong to, T acc)
+{
+#if OP_COMMUTES
+    if (from + 16 <= to) {
+        T lane[8];
+        for (uint k = 0; k < 8; k++)
+            lane[k] = IDENTITY;
+        for (; from + 8 <= to; from += 8)
+            for (uint k = 0; k < 8; k++)
+                lane[k] = COMBINE(lane[k], src[from + k]);
+        for (uint k = 0; k < 8; k++)
+            acc = COMBINE(acc, lane[k]);
+    }
+#endif
+    for (; from < to; from++)
+        acc = COMBINE(acc, src[from]);
+    return acc;
+}
+
+/* The first k in [0, count) whose offset is at least x, else count. */
+ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x)
+{
+    ulong lo = 0, hi = count;
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if (offset_at(offsets, mid, n) < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+#else
+/* The same for the whole work-group, WG probes a round: the range shrinks
+ * WG-fold each round (three rounds for 2^20 segments at 256 work-items),
+ * not halves. bounds: two slots, free again on return. */
+ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x,
+                        __local ulong *bounds)
+{
+    const uint lid = get_local_id(0);
+    ulong lo = 0, hi = count;
+    while (lo < hi) {
+        if (lid == 0) {
+            bounds[0] = hi; /* no probe at least x: the answer is hi */
+            bounds[1] = hi;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* Bucket lid is [first, last]; the first bucket whose last offset is
+         * at least x holds the answer, which is its last when none before is. */
+        const ulong step = (hi - lo + WG - 1) / WG, first = lo + lid * step;
+        if (first < hi) {
+            const ulong last = min(hi, first + step) - 1;
+            if (offset_at(offsets, last, n) >= x && (lid == 0 || offset_at(offsets, first - 1, n) < x)) {
+                bounds[0] = first;
+                bounds[1] = last;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        lo = bounds[0];
+        hi = bounds[1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return lo;
+}
+#endif
+
+/* Work-group g reduces its chunk [g * chunk, min(n, (g + 1) * chunk)) of src.
+ * It writes dst[s] for each segment s that starts and ends in the chunk, and
+ * EMPTY_RESULT for each empty one at a position in the chunk (at n: the last
+ * chunk). Then (pairs, heads)[g] is the chunk's pair, and (ids, parts)[g] the
+ * segment open at the chunk's start that ends in it, with the combination of
+ * its elements in the chunk, or NO_SEGMENT. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk,
+                             __global const ulong *offsets, ulong offsets_offset, ulong segments, __global T *dst,
+                             ulong dst_offset, __global T *pairs, ulong pairs_offset, __global uint *heads_out,
+                             ulong heads_offset, __global T *parts, ulong parts_offset, __global ulong *ids,
+                             ulong ids_offset)
+{
+    const ulong g = get_group_id(0), cb = g * chunk, ce = min(n, cb + chunk);
+    src += src_offset;
+    offsets += offsets_offset;
+    dst += dst_offset;
+#if WG == 1
+    /* The CPU shape: one work-item walks the chunk's offsets in order. */
+    ulong k = first_offset_from(offsets, segments + 1, n, cb), at = cb, open = NO_SEGMENT;
+    T acc = IDENTITY, part = IDENTITY;
+    uint head = 0;
+    for (; k <= segments && offset_at(offsets, k, n) <= ce; k++) {
+        const ulong p = offset_at(offsets, k, n);
+        acc = fold_run(src, at, p, acc);
+        at = max(at, p);
+        if (k > 0) {
+            const ulong b = offset_at(offsets, k - 1, n);
+            if (b == p && (p < ce || p == n))
+                dst[k - 1] = EMPTY_RESULT;
+            else if (b != p && p > cb && b >= cb)
+                dst[k - 1] = acc;
+            else if (b != p && p > cb) {
+                open = k - 1;
+                part = acc;
+            }
+        }
+        if (p < ce) {
+            acc = IDENTITY;
+            head = 1;
+        }
+    }
+    acc = fold_run(src, at, ce, acc);
+    const seg carried = make_seg(acc, head);
+#else
+    __local T tile[PADDED_TILE];
+    __local uint heads[PADDED_TILE];
+    __local seg sums[WG];
+    __local ulong shared[3]; /* the search's bounds, then the next tile's first offset */
+    __local ulong open_at;
+    __local T open_part;
+    const uint lid = get_local_id(0);
+    if (lid == 0) {
+        open_at = NO_SEGMENT;
+        open_part = IDENTITY;
+    }
+    /* k0: the first offset at or after the tile's start; offsets below it
+     * belong to earlier tiles. */
+    ulong k0 = first_offset_from(offsets, segments + 1, n, cb, shared);
+    seg carried = make_seg(IDENTITY, 0u);
+    for (ulong tb = cb; tb < ce; tb += TILE) {
+        const ulong te = min(ce, tb + TILE);
+        load_tile(src, tb, te, tile, IDENTITY);
+        for (uint k = 0; k < ITEMS; k++)
+            heads[PAD(k * WG + lid)] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* The tile's offsets are k0, k0 + 1, ... up to the first past te:
+         * WG of them a round, rounds while the last one read is within. */
+        for (ulong base = k0; base <= segments && (base == k0 || offset_at(offsets, base - 1, n) <= te); base += WG) {
+            const ulong k = base + lid;
+            if (k <= segments) {
+                const ulong p = offset_at(offsets, k, n);
+                /* The first of equal offsets marks the head. */
+                if (p >= tb && p < te && (k == 0 || offset_at(offsets, k - 1, n) != p))
+                    heads[PAD(p - tb)] = 1;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        seg total;
+        const seg before = wg_seg_scan(fold_pairs(tile, heads), sums, &total);
+        rescan_pairs(seg_combine(carried, before), 0, tile, heads);
+        carried = seg_combine(carried, total);
+        if (lid == 0)
+            shared[2] = segments + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* Each segment ending in the tile reads its value at its last element. */
+        for (ulong base = k0; base <= segments && (base == k0 || offset_at(offsets, base - 1, n) <= te); base += WG) {
+            const ulong k = base + lid;
+            if (k <= segments) {
+                const ulong p = offset_at(offsets, k, n);
+                if (k > 0 && p >= tb && p <= te) {
+                    const ulong b = offset_at(offsets, k - 1, n);
+                    if (b == p && (p < te || p == n)) {
+                        dst[k - 1] = EMPTY_RESULT;
+                    } else if (b != p && p > tb) {
+                        const T value = tile[PAD(p - 1 - tb)];
+                        if (b >= cb) {
+                            dst[k - 1] = value;
+                        } else {
+                            open_at = k - 1;
+                            open_part = value;
+                        }
+                    }
+                }
+                if (p >= te && (k == 0 || offset_at(offsets, k - 1, n) < te))
+                    shared[2] = k;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        k0 = shared[2];
+    }
+    const ulong open = open_at;
+    const T part = open_part;
+#endif
+    if (get_local_id(0) == 0) {
+        pairs[pairs_offset + g] = carried.value;
+        heads_out[heads_offset + g] = carried.head;
+        parts[parts_offset + g] = part;
+        ids[ids_offset + g] = open;
+    }
+}
+
+/* One work-group over the chunks' records: the exclusive segmented scan of
+ * their pairs is what precedes each chunk of the segment open at its start;
+ * a segment that ends in chunk g gets that combined with its part there. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segmented_reduce_carry(__global const T *pairs, ulong pairs_offset, __global const uint *heads,
+                            ulong heads_offset, __global const T *parts, ulong parts_offset,
+                            __global const ulong *ids, ulong ids_offset, ulong groups, ulong segments,
+                            __global T *dst, ulong dst_offset)
+{
+    __local seg sums[WG];
+    const uint lid = get_local_id(0);
+    pairs += pairs_offset;
+    heads += heads_offset;
+    parts += parts_offset;
+    ids += ids_offset;
+    dst += dst_offset;
+    seg carry = make_seg(IDENTITY, 0u);
+    for (ulong base = 0; base < groups; base += WG) {
+        const ulong g = base + lid;
+        const seg mine = g < groups ? make_seg(pairs[g], heads[g]) : make_seg(IDENTITY, 0u);
+        seg total;
+        const seg before = seg_combine(carry, wg_seg_scan(mine, sums, &total));
+        if (g < groups && ids[g] < segments)
+            dst[ids[g]] = COMBINE(before.value, parts[g]);
+        carry = seg_combine(carry, total);
+    }
+}
+
+/* No element: every segment is empty. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segmented_reduce_empty(__global T *dst, ulong dst_offset, ulong segments)
+{
+    dst += dst_offset;
+    FOR_EACH_INDEX(s, segments)
+        dst[s] = EMPTY_RESULT;
+}
