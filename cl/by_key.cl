@@ -140,28 +140,93 @@ void put_output(const int mode, __global KEY_T *keys_out, __global T *values_out
         values_out[j] = value;
 }
 
-/* The CPU shape: elements [begin, end) of n after `carry`, as a loop; writes
- * their outputs when keys_out is not NULL. Returns the prefix through end.
- * Values NULL: every value is one (the run lengths). */
-prefix runs_run(__global const KEY_T *keys, __global const T *values, const ulong begin, const ulong end,
-                const ulong n, const int mode, prefix carry, __global KEY_T *keys_out, __global T *values_out)
+/* ---- The CPU shape (WG == 1): runs as plain loops ----
+ * Each loop takes the mode and whether there are values as constants (the
+ * dispatchers below pass literals), so it compiles to a loop of its own with
+ * no test of them per element. */
+
+/* Element i (key, starting and ending its run or not, its value) after carry. */
+__attribute__((always_inline)) inline void runs_step(const int mode, prefix *carry, const ulong i, const KEY_T key,
+                                                     const uint head, const uint tail, const T value,
+                                                     __global KEY_T *keys_out, __global T *values_out)
 {
-    KEY_T key = keys[begin];
-    KEY_T prev = begin > 0 ? keys[begin - 1] : key;
-    for (ulong i = begin; i < end; i++) {
-        const KEY_T next = i + 1 < n ? keys[i + 1] : key;
-        const uint head = i == 0 || key != prev, tail = i + 1 == n || next != key;
-        const T value = values ? values[i] : (T)1;
-        carry.s = seg_combine(carry.s, make_seg(value, head));
-        if (selects(mode, head, tail)) {
-            if (keys_out)
-                put_output(mode, keys_out, values_out, carry.count, i, key, mode == RUNS_FIRST ? value : carry.s.value);
-            carry.count++;
-        }
-        prev = key;
-        key = next;
+    carry->s = seg_combine(carry->s, make_seg(value, head));
+    if (selects(mode, head, tail)) {
+        put_output(mode, keys_out, values_out, carry->count, i, key, mode == RUNS_FIRST ? value : carry->s.value);
+        carry->count++;
     }
+}
+
+/* Elements [begin, end) of n after carry, their outputs written; returns the
+ * prefix through end. Without values every value is one (run lengths). */
+__attribute__((always_inline)) inline prefix runs_walk(const int mode, const int with_values,
+                                                       __global const KEY_T *keys, __global const T *values,
+                                                       const ulong begin, const ulong end, const ulong n, prefix carry,
+                                                       __global KEY_T *keys_out, __global T *values_out)
+{
+    KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0]; /* element 0 starts a run */
+    const ulong stop = min(end, n - 1);                  /* the elements with a next one */
+    for (ulong i = begin; i < stop; i++) {
+        const KEY_T key = keys[i], next = keys[i + 1];
+        runs_step(mode, &carry, i, key, key != prev, next != key, with_values ? values[i] : (T)1, keys_out,
+                  values_out);
+        prev = key;
+    }
+    if (stop < end)
+        runs_step(mode, &carry, n - 1, keys[n - 1], keys[n - 1] != prev, 1u, with_values ? values[n - 1] : (T)1,
+                  keys_out, values_out);
     return carry;
+}
+
+/* The prefix of elements [begin, end) without writing: the outputs counted
+ * from the keys alone, and the value of the run open at end, combined from
+ * its last start in [begin, end) (or from begin when none starts there). */
+__attribute__((always_inline)) inline prefix runs_fold_walk(const int mode, const int with_values,
+                                                            __global const KEY_T *keys, __global const T *values,
+                                                            const ulong begin, const ulong end, const ulong n)
+{
+    KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0];
+    ulong count = 0, last = begin;
+    uint any = 0;
+    for (ulong i = begin; i < end; i++) {
+        const KEY_T key = keys[i];
+        const uint head = key != prev, tail = i + 1 == n || keys[i + 1] != key;
+        count += selects(mode, head, tail);
+        last = head ? i : last;
+        any |= head;
+        prev = key;
+    }
+    T value = with_values ? values[last] : (T)1;
+    for (ulong i = last + 1; i < end; i++) {
+        const T next = with_values ? values[i] : (T)1; /* a T again: ?: promotes uchar to int */
+        value = COMBINE(value, next);
+    }
+    return make_prefix(make_seg(value, any), count);
+}
+
+/* The two walks for a mode and values known only at run time. */
+prefix runs_run(__global const KEY_T *keys, __global const T *values, const ulong begin, const ulong end,
+                const ulong n, const int mode, const prefix carry, __global KEY_T *keys_out, __global T *values_out)
+{
+    if (mode == RUNS_REDUCE)
+        return values ? runs_walk(RUNS_REDUCE, 1, keys, values, begin, end, n, carry, keys_out, values_out)
+                      : runs_walk(RUNS_REDUCE, 0, keys, values, begin, end, n, carry, keys_out, values_out);
+    if (mode == RUNS_FIRST)
+        return values ? runs_walk(RUNS_FIRST, 1, keys, values, begin, end, n, carry, keys_out, values_out)
+                      : runs_walk(RUNS_FIRST, 0, keys, values, begin, end, n, carry, keys_out, values_out);
+    return runs_walk(RUNS_NONTRIVIAL, 0, keys, values, begin, end, n, carry, keys_out, values_out);
+}
+
+prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulong begin, const ulong end,
+                 const ulong n, const int mode)
+{
+    if (mode == RUNS_REDUCE)
+        return values ? runs_fold_walk(RUNS_REDUCE, 1, keys, values, begin, end, n)
+                      : runs_fold_walk(RUNS_REDUCE, 0, keys, values, begin, end, n);
+    if (mode == RUNS_FIRST)
+        return values ? runs_fold_walk(RUNS_FIRST, 1, keys, values, begin, end, n)
+                      : runs_fold_walk(RUNS_FIRST, 0, keys, values, begin, end, n);
+    return runs_fold_walk(RUNS_NONTRIVIAL, 0, keys, values, begin, end, n);
 }
 
 /* Local memory of a runs kernel: a padded tile of 8-byte words that stages
@@ -284,7 +349,7 @@ void runs_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T
     keys += keys_offset;
     values = with_values ? values + values_offset : NULL;
 #if WG == 1
-    const prefix acc = runs_run(keys, values, begin, end, n, mode, make_prefix(NO_SEG, 0), NULL, NULL);
+    const prefix acc = runs_fold(keys, values, begin, end, n, mode);
 #else
     RUNS_LOCALS;
     prefix acc = make_prefix(NO_SEG, 0);
@@ -423,7 +488,7 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
-    const prefix total = runs_run(keys, values, base, end, n, mode, make_prefix(NO_SEG, 0), NULL, NULL);
+    const prefix total = runs_fold(keys, values, base, end, n, mode);
     const prefix carry = runs_lookback_prefix(lookback, t, total, stamp, &walk);
     runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);
     const ulong outputs = carry.count + total.count;

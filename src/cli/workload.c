@@ -624,6 +624,71 @@ static const workload_kind unique_by_key = {"unique-by-key",   reduce_by_key_pre
                                             NULL,              NULL,
     "reduce_by_key", 0};
 
+/* ---- Non-trivial runs: where each run of two or more keys starts, and its length ---- */
+
+/* The keys are the input: the bench's int32 keys in runs of about 100. */
+static int int32_only(clprim_type t)
+{
+    return t == CLPRIM_INT32;
+}
+
+/* One output buffer: the first indices from 0, the lengths from n / 2 (the
+ * most non-trivial runs n keys hold), both cl_ulong. */
+static int nontrivial_runs_prepare(workload *w)
+{
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, sizeof(cl_ulong), NULL, &err);
+    return err == CL_SUCCESS && keys_prepare(w) && device_output(w, 2 * (w->n / 2 + 1) * sizeof(cl_ulong));
+}
+
+static clprim_status nontrivial_runs_run(workload *w)
+{
+    const size_t half = w->n / 2 + 1;
+    return clprim_run_length_encode_nontrivial(w->ctx, CLPRIM_INT32, w->keys_buf, 0, w->n, w->out_buf, 0, w->out_buf,
+                                               half, NULL, w->aux_buf, 0, 0, NULL, NULL);
+}
+
+static void nontrivial_runs_cpu(workload *w)
+{
+    const size_t half = w->n / 2 + 1;
+    uint64_t *offsets = w->expect, *lengths = offsets + half;
+    size_t runs = 0, start = 0;
+    for (size_t i = 0; i < w->n; i++)
+        if (i + 1 == w->n || w->keys[i + 1] != w->keys[i]) {
+            if (i > start) {
+                offsets[runs] = start;
+                lengths[runs++] = i + 1 - start;
+            }
+            start = i + 1;
+        }
+    w->count = runs;
+}
+
+static int nontrivial_runs_check(workload *w, char *why, size_t size)
+{
+    const size_t half = w->n / 2 + 1;
+    const uint64_t *got = w->out, *want = w->expect;
+    for (size_t r = 0; r < w->count; r++)
+        if (got[r] != want[r] || got[half + r] != want[half + r]) {
+            snprintf(why, size, "run %zu: first index %llu length %llu, the C loop %llu and %llu", r,
+                     (unsigned long long)got[r], (unsigned long long)got[half + r], (unsigned long long)want[r],
+                     (unsigned long long)want[half + r]);
+            return 0;
+        }
+    return kept_and_written(w, 0, why, size);
+}
+
+/* Keys in, a first index and a length out per non-trivial run. */
+static double nontrivial_runs_bytes(const workload *w)
+{
+    return (double)w->n * sizeof(int32_t) + (double)w->count * 2 * sizeof(cl_ulong);
+}
+
+static const workload_kind nontrivial_runs = {"nontrivial-runs",   nontrivial_runs_prepare, nontrivial_runs_run,
+                                              nontrivial_runs_cpu, nontrivial_runs_check,   nontrivial_runs_bytes,
+                                              int32_only,          NULL,
+    "reduce_by_key", 0};
+
 /* ---- Histogram: 256 bins over uniformly spread values ---- */
 
 #define HISTOGRAM_BINS 256
@@ -1579,7 +1644,7 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
-    &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &histogram_256,
+    &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs, &histogram_256,
     &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &segmented_reduce, &box_sort,       NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
