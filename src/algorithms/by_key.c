@@ -22,11 +22,12 @@ clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, c
 }
 
 /* The program of a key type, value type and operator, at the one-sweep
- * form's shape wherever that form is available: one build serves both forms. */
+ * form's shape whichever form runs: one build serves both forms (and a call
+ * whose operator rules the one sweep out). */
 static void by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                            const clprim_combine *c, clprim_tuning *shape, clprim_program *p)
 {
-    *shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    *shape = clprim_compact_shape(ctx, 1);
     clprim_combine_program(ctx, p, "by key", "by_key.cl", shape, value, c);
     clprim_options_add(&p->options, "-DKEY=%s", key->name);
 }
