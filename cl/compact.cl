@@ -423,6 +423,7 @@ void scatter_chunks(__global const T *src, ulong src_offset, __global const ucha
     (void)value;
 }
 
+#ifndef SECOND_KIND /* clprim_find_if takes one predicate */
 /* clprim_find_if: firsts[firsts_offset + g] = the index of the first kept
  * element of [g * chunk, min(n, (g + 1) * chunk)), or n when none, for a fold
  * with MIN. Each group visits its chunk a span of FIND_TILES tiles at a time,
@@ -498,6 +499,8 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
         firsts[firsts_offset + get_group_id(0)] = first;
     (void)value;
 }
+
+#endif
 
 #if defined(STATUS_STORE64) && !defined(SECOND_KIND) /* a three-way partition runs multi-pass */
 /* 16 records a step: on the H100 at 2^28 int32, 32 took 6% longer. */
