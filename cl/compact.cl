@@ -182,14 +182,15 @@ ulong partition_run(__global const T *src, __global const uchar *flags, const T 
                     __global T *dst, const ulong begin, const ulong end, ulong out, ulong *second, ulong rejected)
 {
     ulong between = *second;
+    /* Each element to its part's place, chosen without a branch (parts come
+     * in no predictable order); then that place advances. */
     for (ulong i = begin; i < end; i++) {
         const T x = src[i];
-        if (KEEP(x, i))
-            dst[out++] = x;
-        else if (SECOND(x, i))
-            dst[between++] = x;
-        else
-            dst[rejected++] = x;
+        const uint part = PART(x, i);
+        dst[part == 1u ? out : part == 2u ? between : rejected] = x;
+        out += part == 1u;
+        between += part == 2u;
+        rejected += part == 0u;
     }
     *second = between;
     (void)value;
