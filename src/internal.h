@@ -633,7 +633,7 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
                                       const clprim_expression_variable *vars, size_t nvars, char **out);
 /* Adds -D<name>=<expression> (as clprim_parse_expression writes it) to a
  * program's options, with correctly rounded float division and square root
- * where the device offers them: OpenCL's default division may differ from
+ * where the device offers them (once in a program of two expressions): OpenCL's default division may differ from
  * C's by a few units in the last place, and from one site of a kernel to
  * another. */
 void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,

@@ -501,10 +501,11 @@ static const three_way_pair three_way_pairs[] = {
 #define THREE_WAY_PAIRS (sizeof three_way_pairs / sizeof three_way_pairs[0])
 
 /* Sizes around the current tuning's tiles and levels, in and out of place
- * (where the pair says), with every way of reporting the counts; full-range data (ties are rare, so
+ * (where the pair says), with every way of reporting the counts (the first
+ * size, 0, reports them by the way `turn` picks); full-range data (ties are rare, so
  * the order shows) on every third size, small values (many ties) elsewhere. */
 static void three_way_sizes(clprim_context *ctx, const three_way_pair *pair, int max_levels, size_t extra,
-                            uint64_t *rng)
+                            int turn, uint64_t *rng)
 {
     size_t sizes[40];
     size_t count = boundary_sizes(ctx, max_levels, 1u << 22, sizes, 39);
@@ -512,7 +513,7 @@ static void three_way_sizes(clprim_context *ctx, const three_way_pair *pair, int
         sizes[count++] = extra;
     for (size_t k = 0; k < count; k++) {
         const layout lay = {k % 3,        (k + 1) % 4,        1 + k % 3, pair->in_place && k % 4 == 3,
-                            k % 2,        (count_mode)(k % 4), 2,         pair->second};
+                            k % 2,        (count_mode)((k + turn) % 4), 2, pair->second};
         compact_case(ctx, pair->t, pair->first, sizes[k], lay, NULL, NULL, k % 3 != 0, rng);
     }
 }
@@ -530,13 +531,13 @@ START_TEST(partition_three_way_pairs)
         if (!type_runs(ctx, pair->t))
             continue;
         clprim_tuning d = clprim_get_tuning(ctx);
-        three_way_sizes(ctx, pair, 2, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, &rng);
+        three_way_sizes(ctx, pair, 2, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, _i, &rng);
         if (pair->t != CLPRIM_INT32)
             continue;
         harness_set_tuning(ctx, 4, 2, 64);
-        three_way_sizes(ctx, pair, 3, 5000, &rng);
+        three_way_sizes(ctx, pair, 3, 5000, 1, &rng);
         harness_set_tuning(ctx, 4, 2, 8);
-        three_way_sizes(ctx, pair, 2, 8 * 8 * 5 + 3, &rng);
+        three_way_sizes(ctx, pair, 2, 8 * 8 * 5 + 3, 2, &rng);
     }
 }
 END_TEST
