@@ -14,14 +14,26 @@
  * A partition (clprim_partition) is the multi-pass form with `partition` set:
  * pass 3 also writes the rejected elements, in order, from the total kept
  * count on.
+ * A three-way partition (clprim_partition_three_way) is a partition with a
+ * second predicate compiled in (SECOND_KIND). Each element goes to one part:
+ * the first when it passes the first predicate, else the second when it passes
+ * the second, else the rest. Pass 1 writes two lists of G counts, one after
+ * the other: each chunk's first part, then each chunk's second part. So one
+ * inclusive scan of the 2G counts (or a fold of them) gives every position:
+ * a chunk's first part starts at the first list's prefix, its second part at
+ * the first part's total plus the second list's prefix, which is where the
+ * scan of the second list starts, and the rest after both totals.
  * With WG == 1 (the CPU shape) the kernels are plain sequential loops.
  *
- * Options: -DTYPE=<NAME> (cl/types.h) and one predicate:
- *   KEEP_LT KEEP_LE KEEP_GT KEEP_GE KEEP_EQ KEEP_NE   x compared with `value`
- *   KEEP_NONZERO                                      x != 0
- *   KEEP_FLAGGED                                      flags[i] != 0 (src not read in pass 1)
- *   KEEP_EXPR=<expression over x and i>               the caller's expression, as
- *                                                     src/runtime/expression.c writes it
+ * Options: -DTYPE=<NAME> (cl/types.h) and the predicate's kind,
+ * -DKEEP_KIND=<n>, n one of cl/constants.h's PREDICATE_* (clprim_keep's values):
+ *   LT LE GT GE EQ NE   x compared with `value`
+ *   NONZERO             x != 0
+ *   FLAGGED             flags[i] != 0 (src not read in pass 1)
+ *   EXPRESSION          -DKEEP_EXPR=<expression over x and i>, the caller's
+ *                       expression as src/runtime/expression.c writes it
+ * A three-way partition adds -DSECOND_KIND=<n> (and -DSECOND_EXPR=...), judged
+ * with second_value and second_flags, its kernels' last arguments.
  */
 #include "block/fill.cl" /* copy_elements: the input aside, for in place */
 #include "block/lookback.cl"
@@ -31,48 +43,107 @@
 #ifndef TYPE
 #error "compact.cl needs an element type: -DTYPE=INT32, FLOAT, ... (cl/types.h)"
 #endif
+#ifndef KEEP_KIND
+#error "compact.cl needs a predicate: -DKEEP_KIND=<n>, n one of PREDICATE_* (cl/constants.h)"
+#endif
 
-#if defined(KEEP_LT)
-#define KEEP(x, i) ((x) < value)
-#elif defined(KEEP_LE)
-#define KEEP(x, i) ((x) <= value)
-#elif defined(KEEP_GT)
-#define KEEP(x, i) ((x) > value)
-#elif defined(KEEP_GE)
-#define KEEP(x, i) ((x) >= value)
-#elif defined(KEEP_EQ)
-#define KEEP(x, i) ((x) == value)
-#elif defined(KEEP_NE)
-#define KEEP(x, i) ((x) != value)
-#elif defined(KEEP_NONZERO)
-#define KEEP(x, i) ((x) != (T)0)
-#elif defined(KEEP_FLAGGED)
-#define KEEP(x, i) (flags[(i)] != 0) /* x is never evaluated */
-#elif defined(KEEP_EXPR)
+#if defined(KEEP_EXPR) || defined(SECOND_EXPR)
 #include "expression.cl"
-/* The caller's expression, parsed by the library (src/runtime/expression.c): it names
- * only x (the element), i (its index from src_offset), literals and built-ins. */
-int keep_expression(const T x, const ulong i)
-{
-    return (KEEP_EXPR) != 0; /* a floating value too: OpenCL C takes no float condition in ?: */
-}
-#define KEEP(x, i) keep_expression((x), (i))
+#endif
+/* A caller's expression, parsed by the library (src/runtime/expression.c): it
+ * names only x (the element), i (its index from src_offset), literals and
+ * built-ins. A floating value is true when non-zero: OpenCL C takes no float
+ * condition in ?:. */
+#define DEFINE_EXPRESSION(NAME, EXPRESSION) \
+    int NAME(const T x, const ulong i)      \
+    {                                       \
+        return (EXPRESSION) != 0;           \
+    }
+#ifdef KEEP_EXPR
+DEFINE_EXPRESSION(keep_expression, KEEP_EXPR)
 #else
-#error "compact.cl needs a predicate: define KEEP_LT, ..., KEEP_NONZERO, KEEP_FLAGGED or KEEP_EXPR"
+#define keep_expression(x, i) 0
+#endif
+#ifdef SECOND_EXPR
+DEFINE_EXPRESSION(second_expression, SECOND_EXPR)
+#else
+#define second_expression(x, i) 0
+#endif
+
+/* Whether x, element i, passes a predicate of kind K with its value, flags and
+ * expression. K is a constant, so one term remains, and only that term is
+ * evaluated: FLAGGED never reads x. */
+#define PASSES(K, x, i, value, flags, expression)          \
+    ((K) == PREDICATE_LT        ? (x) < (value)            \
+     : (K) == PREDICATE_LE      ? (x) <= (value)           \
+     : (K) == PREDICATE_GT      ? (x) > (value)            \
+     : (K) == PREDICATE_GE      ? (x) >= (value)           \
+     : (K) == PREDICATE_EQ      ? (x) == (value)           \
+     : (K) == PREDICATE_NE      ? (x) != (value)           \
+     : (K) == PREDICATE_NONZERO ? (x) != (T)0              \
+     : (K) == PREDICATE_FLAGGED ? (flags)[(i)] != 0        \
+                                : expression((x), (i)))
+
+/* KEEP reads `flags` and `value` by name; SECOND, the second predicate of a
+ * three-way partition, `second_flags` and `second_value`. The helpers take
+ * the second's arguments after the first's (SECOND_PARAMS), the kernels last
+ * (SECOND_KERNEL_PARAMS, with the flags' offset). */
+#define KEEP(x, i) PASSES(KEEP_KIND, x, i, value, flags, keep_expression)
+#ifdef SECOND_KIND
+#define SECOND(x, i) PASSES(SECOND_KIND, x, i, second_value, second_flags, second_expression)
+#define SECOND_PARAMS , __global const uchar *second_flags, const T second_value
+#define SECOND_ARGS , second_flags, second_value
+#define SECOND_KERNEL_PARAMS , __global const uchar *second_flags, ulong second_flags_offset, T second_value
+#else
+#define SECOND(x, i) 0
+#define SECOND_PARAMS
+#define SECOND_ARGS
+#define SECOND_KERNEL_PARAMS
+#endif
+
+/* An element's part from its two judgements, both made so that a loop of them
+ * needs no branch: 1 when it passes the first predicate, 2 when it passes only
+ * the second (a three-way partition), 0 otherwise (rejected: the rest). */
+uint part_of(const int first, const int second)
+{
+    return first ? 1u : second ? 2u : 0u;
+}
+#define PART(x, i) part_of(KEEP(x, i), SECOND(x, i))
+
+/* A work-item's parts in a tile, counted for the work-group's scan: its kept
+ * elements, and with a second predicate (in the high 32 bits, scanned in the
+ * WG eight-byte slots) those of the second part. */
+#ifdef SECOND_KIND
+typedef ulong tile_counts;
+#define FIRSTS(c) ((uint)(c))
+#define SECONDS(c) ((uint)((c) >> 32))
+#define COUNT_OF(part) ((part) == 2u ? 1ul << 32 : (ulong)(part))
+DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_exclusive_counts, ulong, ADD, 0ul)
+#else
+typedef uint tile_counts;
+#define FIRSTS(c) (c)
+#define SECONDS(c) 0u
+#define COUNT_OF(part) (part)
+#define wg_exclusive_counts wg_exclusive_count
 #endif
 
 /* Counts of kept elements over a chunk. */
 DEFINE_WG_REDUCE(wg_sum_count, ulong, ADD, 0ul)
 
-/* Pieces shared by both forms. KEEP reads `flags` and `value` by name. */
+/* Pieces shared by both forms. */
 
-/* The CPU shape: the kept elements of src[begin, end), counted in a loop. */
-ulong count_run(__global const T *src, __global const uchar *flags, const T value, const ulong begin,
-                const ulong end)
+/* The CPU shape: the kept elements of src[begin, end), counted in a loop;
+ * those of a three-way partition's second part go to *seconds. */
+ulong count_run(__global const T *src, __global const uchar *flags, const T value SECOND_PARAMS, const ulong begin,
+                const ulong end, ulong *seconds)
 {
-    ulong kept = 0;
-    for (ulong i = begin; i < end; i++)
-        kept += KEEP(src[i], i) ? 1 : 0;
+    ulong kept = 0, second = 0;
+    for (ulong i = begin; i < end; i++) {
+        const uint part = PART(src[i], i);
+        kept += part == 1u;
+        second += part == 2u;
+    }
+    *seconds = second;
     (void)value;
     return kept;
 }
@@ -104,76 +175,104 @@ ulong compact_run(__global const T *src, __global const uchar *flags, const T va
 }
 
 /* The CPU shape of a partition: src[begin, end)'s kept elements to dst from
- * position out, the rejected ones from position rejected. */
-ulong partition_run(__global const T *src, __global const uchar *flags, const T value,
-                    __global T *dst, const ulong begin, const ulong end, ulong out, ulong rejected)
+ * position out, the rejected ones from position rejected, and those of a
+ * three-way partition's second part from *second (which advances). Returns
+ * the position after the kept ones. */
+ulong partition_run(__global const T *src, __global const uchar *flags, const T value SECOND_PARAMS,
+                    __global T *dst, const ulong begin, const ulong end, ulong out, ulong *second, ulong rejected)
 {
+    ulong between = *second;
+    /* Each element to its part's place, chosen without a branch (parts come
+     * in no predictable order); then that place advances. */
     for (ulong i = begin; i < end; i++) {
         const T x = src[i];
-        if (KEEP(x, i))
-            dst[out++] = x;
-        else
-            dst[rejected++] = x;
+        const uint part = PART(x, i);
+        dst[part == 1u ? out : part == 2u ? between : rejected] = x;
+        out += part == 1u;
+        between += part == 2u;
+        rejected += part == 0u;
     }
+    *second = between;
     (void)value;
     return out;
 }
 
 /* A tile of src[base, end), staged in local memory with a coalesced load;
  * this work-item takes its run of ITEMS consecutive elements into registers
- * and judges them. Returns how many of them it keeps. */
-uint judge_items(__global const T *src, __global const uchar *flags, const T value, const ulong base,
-                 const ulong end, __local T *tile, T *x, uchar *keep)
+ * and judges them (part: PART's, 0 past the end). Returns how many of them go
+ * to each part (tile_counts). */
+tile_counts judge_items(__global const T *src, __global const uchar *flags, const T value SECOND_PARAMS,
+                        const ulong base, const ulong end, __local T *tile, T *x, uchar *part)
 {
     load_tile(src, base, end, tile, (T)0);
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint lid = get_local_id(0);
-    uint mine = 0;
+    tile_counts mine = 0;
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = lid * ITEMS + k;
         const ulong i = base + j;
-        keep[k] = 0;
+        part[k] = 0;
         if (i < end) {
             x[k] = tile[PAD(j)];
-            keep[k] = KEEP(x[k], i) ? 1 : 0;
+            part[k] = (uchar)PART(x[k], i);
         }
-        mine += keep[k];
+        mine += COUNT_OF(part[k]);
     }
     (void)value;
     return mine;
 }
 
 /* After the work-group's count scan (which no tile read outlives), this
- * work-item's kept elements to the tile's front from position at, then,
- * past a barrier, the tile's `total` kept elements out to dst[out, ...).
- * A partition (rejected_out not ~0) stages the tile's rejected elements after
- * the kept ones and writes them to dst[rejected_out, ...) too. */
-void write_kept(__local T *tile, const T *x, const uchar *keep, uint at, __global T *dst, const ulong out,
-                const uint total, const ulong rejected_out, const ulong valid)
+ * work-item's kept elements to the tile's front from position FIRSTS(at),
+ * then, past a barrier, the tile's FIRSTS(total) kept elements out to
+ * dst[out, ...). A partition (rejected_out not ~0) stages the tile's rejected
+ * elements after the kept ones and writes them to dst[rejected_out, ...) too;
+ * a three-way partition stages its second part between the two and writes it
+ * to dst[second_out, ...). */
+void write_kept(__local T *tile, const T *x, const uchar *part, const tile_counts at, __global T *dst,
+                const ulong out, const tile_counts total, const ulong second_out, const ulong rejected_out,
+                const ulong valid)
 {
     const int partition = rejected_out != ~0ul;
-    uint rejected_at = total + get_local_id(0) * ITEMS - at; /* rejected before mine, after the kept */
+    const uint lid = get_local_id(0), kept = FIRSTS(total) + SECONDS(total); /* staged before the rejected */
+    uint first_at = FIRSTS(at);
+    uint rejected_at = kept + lid * ITEMS - FIRSTS(at) - SECONDS(at); /* rejected before mine, after the kept */
+#ifdef SECOND_KIND
+    uint second_at = FIRSTS(total) + SECONDS(at);
+#endif
     for (uint k = 0; k < ITEMS; k++)
-        if (keep[k]) {
-            tile[PAD(at)] = x[k];
-            at++;
-        } else if (partition && get_local_id(0) * ITEMS + k < valid) {
+        if (part[k] == 1) {
+            tile[PAD(first_at)] = x[k];
+            first_at++;
+#ifdef SECOND_KIND
+        } else if (part[k] == 2) {
+            tile[PAD(second_at)] = x[k];
+            second_at++;
+#endif
+        } else if (partition && lid * ITEMS + k < valid) {
             tile[PAD(rejected_at)] = x[k];
             rejected_at++;
         }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = get_local_id(0); j < total; j += WG)
+    for (uint j = lid; j < FIRSTS(total); j += WG)
         dst[out + j] = tile[PAD(j)];
+#ifdef SECOND_KIND
+    for (uint j = FIRSTS(total) + lid; j < kept; j += WG)
+        dst[second_out + (j - FIRSTS(total))] = tile[PAD(j)];
+#endif
     if (partition)
-        for (uint j = total + get_local_id(0); j < valid; j += WG)
-            dst[rejected_out + (j - total)] = tile[PAD(j)];
+        for (uint j = kept + lid; j < valid; j += WG)
+            dst[rejected_out + (j - kept)] = tile[PAD(j)];
+    (void)second_out;
 }
 
-/* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)).
- * Loads are strided by WG so neighbouring work-items read neighbouring elements. */
+/* Pass 1: counts[counts_offset + g] = kept elements of [g * chunk, min(n, (g + 1) * chunk)),
+ * and for a three-way partition counts[counts_offset + G + g] = the elements
+ * of that chunk's second part. Loads are strided by WG so neighbouring
+ * work-items read neighbouring elements. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void count_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
-                  T value, ulong n, ulong chunk, __global ulong *counts, ulong counts_offset)
+                  T value, ulong n, ulong chunk, __global ulong *counts, ulong counts_offset SECOND_KERNEL_PARAMS)
 {
     __local ulong buf[WG];
     const uint lid = get_local_id(0);
@@ -181,99 +280,151 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     flags += flags_offset;
-    ulong kept = 0;
+#ifdef SECOND_KIND
+    second_flags += second_flags_offset;
+#endif
+    ulong kept = 0, second = 0;
 #if WG == 1
-    kept = count_run(src, flags, value, begin, end);
+    kept = count_run(src, flags, value SECOND_ARGS, begin, end, &second);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         for (uint k = 0; k < ITEMS; k++) {
             const ulong i = base + k * WG + lid;
-            if (i < end && KEEP(src[i], i))
-                kept++;
+            if (i < end) {
+                const uint part = PART(src[i], i);
+                kept += part == 1u;
+                second += part == 2u;
+            }
         }
     }
 #endif
     const ulong total = wg_sum_count(kept, buf);
     if (lid == 0)
         counts[counts_offset + get_group_id(0)] = total;
+#ifdef SECOND_KIND
+    const ulong seconds = wg_sum_count(second, buf);
+    if (lid == 0)
+        counts[counts_offset + get_num_groups(0) + get_group_id(0)] = seconds;
+#endif
     (void)value;
+}
+
+/* SEED_FOLD: acc plus this work-item's share of counts[from, to), for a
+ * work-group sum (wg_sum_count) of counts[0, to) when the shares of
+ * counts[0, from) are in acc. */
+ulong add_counts(__global const ulong *counts, const ulong from, const ulong to, ulong acc)
+{
+    for (ulong i = from + get_local_id(0); i < to; i += WG)
+        acc += counts[i];
+    return acc;
 }
 
 /* seed_mode (constants.h): SEED_NONE, one chunk, position 0; SEED_FOLD, the
  * sum of counts[0, g) of pass 1, folded here; SEED_SCANNED, counts[g - 1]
- * already holds the inclusive scan of the counts (pass 2). */
+ * already holds the inclusive scan of the counts (pass 2), over both lists
+ * for a three-way partition. */
 
 /* Pass 3: work-group g writes the kept elements of its chunk to dst, in order,
  * from its seed. Per tile: a coalesced load into local memory; each work-item
  * takes ITEMS consecutive elements into registers and judges them; one
  * work-group scan of the work-items' counts gives each kept element its place;
  * they are compacted into local memory and written out coalesced. Only
- * dst[seed .. seed + kept) is written, and with `partition` (never SEED_NONE)
- * also the chunk's rejected elements, from the total kept count plus the
- * elements rejected before the chunk. The last work-group writes the total
- * count to count_out[count_offset] when write_count is set. src and dst must not
- * overlap (for in place, the host copies the input aside first). */
+ * dst[seed .. seed + kept) is written, and with `partition` (never SEED_NONE
+ * unless n == 0) also the chunk's rejected elements, from the total kept count
+ * plus the elements rejected before the chunk; a three-way partition writes
+ * its second part between the two, from the first part's total plus the
+ * second part's elements before the chunk. The last work-group writes the
+ * total count to count_out[count_offset] when write_count is set (a three-way
+ * partition: the second part's to count_out[count_offset + 1]). src and dst
+ * must not overlap (for in place, the host copies the input aside first). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scatter_chunks(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
                     T value, __global T *dst, ulong dst_offset, ulong n, ulong chunk,
                     __global const ulong *counts, ulong counts_offset, int seed_mode,
-                    __global ulong *count_out, ulong count_offset, int write_count, int partition)
+                    __global ulong *count_out, ulong count_offset, int write_count, int partition SECOND_KERNEL_PARAMS)
 {
     /* Local memory within what the tuning checks allow the scan (a padded tile
      * and WG eight-byte slots): the slots serve the fold, then the count scan
-     * (SCAN_SLOTS four-byte slots). */
+     * (SCAN_SLOTS four-byte slots, or WG eight-byte ones for two counts). */
     __local T tile[PADDED_TILE];
     __local ulong slots[WG];
-    __local uint *sums = (__local uint *)slots;
+    __local tile_counts *sums = (__local tile_counts *)slots;
     const uint lid = get_local_id(0);
-    const ulong group = get_group_id(0);
+    const ulong group = get_group_id(0), groups = get_num_groups(0);
     const ulong begin = group * chunk;
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     dst += dst_offset;
     flags += flags_offset;
     counts += counts_offset;
+#ifdef SECOND_KIND
+    second_flags += second_flags_offset;
+#endif
 
-    ulong out = 0, kept_everywhere = 0;
+    /* out: where the chunk's kept elements go; kept_everywhere: the total
+     * kept (a partition: of both first parts, a three-way one); second_out:
+     * where its second part goes, after firsts, the first part's total. */
+    ulong out = 0, kept_everywhere = 0, second_out = 0, firsts = 0;
     if (seed_mode == SEED_FOLD) {
-        const ulong groups = get_num_groups(0);
-        ulong acc = 0;
-        for (ulong i = lid; i < group; i += WG)
-            acc += counts[i];
-        out = wg_sum_count(acc, slots); /* ends with a barrier: slots free again */
-        if (partition) {
-            for (ulong i = group + lid; i < groups; i += WG)
-                acc += counts[i];
-            kept_everywhere = wg_sum_count(acc, slots);
-        }
+        /* wg_sum_count ends with a barrier: slots free again */
+        ulong acc = add_counts(counts, 0, group, 0);
+        out = wg_sum_count(acc, slots);
+#ifdef SECOND_KIND
+        acc = add_counts(counts, group, groups, acc);
+        firsts = wg_sum_count(acc, slots);
+        acc = add_counts(counts, groups, groups + group, acc);
+        second_out = wg_sum_count(acc, slots);
+        acc = add_counts(counts, groups + group, 2 * groups, acc);
+        kept_everywhere = wg_sum_count(acc, slots);
+#else
+        if (partition)
+            kept_everywhere = wg_sum_count(add_counts(counts, group, groups, acc), slots);
+#endif
     } else if (seed_mode == SEED_SCANNED) {
         out = group > 0 ? counts[group - 1] : 0;
-        kept_everywhere = partition ? counts[get_num_groups(0) - 1] : 0;
+#ifdef SECOND_KIND
+        firsts = counts[groups - 1];
+        second_out = counts[groups + group - 1];
+        kept_everywhere = counts[2 * groups - 1];
+#else
+        kept_everywhere = partition ? counts[groups - 1] : 0;
+#endif
     }
 
+    /* A partition's rejected elements before position `at` of src: those
+     * before it less the kept ones and the second part's. */
+#define REJECTED_OUT(at) (kept_everywhere + ((at) - out) - (second_out - firsts))
 #if WG == 1
     /* The CPU shape: one work-item per group runs its chunk as a loop. */
     if (partition)
-        out = partition_run(src, flags, value, dst, begin, end, out, kept_everywhere + (begin - out));
+        out = partition_run(src, flags, value SECOND_ARGS, dst, begin, end, out, &second_out, REJECTED_OUT(begin));
     else
         out = compact_run(src, flags, value, dst, begin, end, out, tile);
 #else
     for (ulong base = begin; base < end; base += TILE) {
         T x[ITEMS];
-        uchar keep[ITEMS];
-        uint total;
-        const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
-        write_kept(tile, x, keep, at, dst, out, total, partition ? kept_everywhere + (base - out) : ~0ul,
+        uchar part[ITEMS];
+        tile_counts total;
+        const tile_counts at =
+            wg_exclusive_counts(judge_items(src, flags, value SECOND_ARGS, base, end, tile, x, part), sums, &total);
+        write_kept(tile, x, part, at, dst, out, total, second_out, partition ? REJECTED_OUT(base) : ~0ul,
                    min((ulong)TILE, end - base));
-        out += total;
+        out += FIRSTS(total);
+        second_out += SECONDS(total);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
-    if (write_count && lid == 0 && group == get_num_groups(0) - 1)
+#undef REJECTED_OUT
+    if (write_count && lid == 0 && group == groups - 1) {
         count_out[count_offset] = out;
+#ifdef SECOND_KIND
+        count_out[count_offset + 1] = second_out - firsts;
+#endif
+    }
     (void)value;
 }
 
+#ifndef SECOND_KIND /* clprim_find_if takes one predicate */
 /* clprim_find_if: firsts[firsts_offset + g] = the index of the first kept
  * element of [g * chunk, min(n, (g + 1) * chunk)), or n when none, for a fold
  * with MIN. Each group visits its chunk a span of FIND_TILES tiles at a time,
@@ -350,7 +501,9 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
     (void)value;
 }
 
-#ifdef STATUS_STORE64
+#endif
+
+#if defined(STATUS_STORE64) && !defined(SECOND_KIND) /* a three-way partition runs multi-pass */
 /* 16 records a step: on the H100 at 2^28 int32, 32 took 6% longer. */
 DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16)
 
@@ -375,17 +528,18 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     flags += flags_offset;
 
 #if WG == 1
-    const ulong total = count_run(src, flags, value, base, end);
+    ulong none;
+    const ulong total = count_run(src, flags, value, base, end, &none);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
     compact_run(src, flags, value, dst, base, end, out, tile);
 #else
     __local uint sums[SCAN_SLOTS];
     T x[ITEMS];
-    uchar keep[ITEMS];
+    uchar part[ITEMS];
     uint total;
-    const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, keep), sums, &total);
+    const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, part), sums, &total);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
-    write_kept(tile, x, keep, at, dst, out, total, ~0ul, 0);
+    write_kept(tile, x, part, at, dst, out, total, 0, ~0ul, 0);
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;

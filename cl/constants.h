@@ -19,6 +19,17 @@
 #define RUNS_REDUCE 0
 #define RUNS_FIRST 1
 #define RUNS_NONTRIVIAL 2
+/* Compaction's predicate kinds, clprim_keep's values (clprim.h): -DKEEP_KIND=n,
+ * and -DSECOND_KIND=n for the three-way partition's second predicate. */
+#define PREDICATE_LT 0
+#define PREDICATE_LE 1
+#define PREDICATE_GT 2
+#define PREDICATE_GE 3
+#define PREDICATE_EQ 4
+#define PREDICATE_NE 5
+#define PREDICATE_NONZERO 6
+#define PREDICATE_FLAGGED 7
+#define PREDICATE_EXPRESSION 8
 
 /* Radix sort: bits a pass, digits, and the most passes (64-bit keys). */
 #define RADIX_BITS 8

@@ -161,8 +161,9 @@ CLPRIM_API const char *clprim_version_string(void);
  * edges, radix and box sort, thresholds, k-means), so that later calls compile
  * nothing: in this context, and through the disk cache in any context on the
  * same device and tuning. Still compiled on first use: compaction by
- * CLPRIM_KEEP_EXPRESSION and callers' operators (once per expression), and scan
- * by key (once per key type, value type and operator). Programs already
+ * CLPRIM_KEEP_EXPRESSION and callers' operators (once per expression), scan
+ * by key (once per key type, value type and operator), and the three-way
+ * partition (once per type and pair of predicate kinds). Programs already
  * cached are loaded, not rebuilt. Stops at the first program that fails and
  * returns its status and message (CLPRIM_KERNEL_NOT_FOUND, CLPRIM_BUILD_FAILED,
  * ...). On PoCL's CPU device it builds about 150 programs, in about 20 s on two
@@ -637,6 +638,44 @@ CLPRIM_API clprim_status clprim_partition(clprim_context *ctx, clprim_type t, co
                                           size_t n, size_t *kept, cl_mem kept_buffer, size_t kept_offset,
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event);
+
+/* Stable three-way partition: the n elements of src[src_offset .. +n) go to
+ * dst[dst_offset .. +n) in three parts, each in its input order: those that
+ * pass `first`; then those that fail `first` and pass `second` (an element
+ * that passes both belongs to the first part); then the rest. The parts'
+ * sizes, first_count and second_count (the rest: n less both), go to the host
+ * through *first_count and *second_count (either may be NULL; the call blocks
+ * when one is given) and/or to the device, without blocking, as two cl_ulong
+ * at elements counts_offset (first_count) and counts_offset + 1
+ * (second_count) of counts_buffer (may be NULL). When both are given, the
+ * host's are read from counts_buffer.
+ * The predicates are clprim_compact's, of any kind each (say a comparison and
+ * a flag array, or two expressions); NaN fails every comparison but NE. In
+ * place when src and dst are the same elements, as clprim_compact (a copy of
+ * the input into scratch first); other overlaps of src and dst, flags of
+ * either predicate overlapping dst, and counts_buffer's two cl_ulong
+ * overlapping src, dst or flags are CLPRIM_INVALID_ARGUMENT. n == 0 writes
+ * nothing and reports 0 and 0 (counts_buffer still gets them); the kernels are
+ * still built, so a bad expression fails at n == 0 too.
+ * Errors: NULL first or second, an unknown kind, NULL value (comparisons), NULL
+ * flags (FLAGGED), a NULL, empty or refused expression: CLPRIM_INVALID_ARGUMENT,
+ * the message naming first or second (e.g. "second->value is NULL"); flags or
+ * buffers shorter than offset + n, counts_buffer without two cl_ulong from
+ * counts_offset: CLPRIM_BUFFER_TOO_SMALL; an expression the compiler rejects:
+ * CLPRIM_BUILD_FAILED with its log. A failed call enqueues nothing and leaves
+ * dst, counts_buffer, *first_count and *second_count unwritten.
+ * Work: the multi-pass form of clprim_partition on every device with two
+ * counts a work-group (pass 1 counts both parts of each chunk, one scan or fold
+ * of the counts gives each chunk its three positions, pass 3 writes each part
+ * from its position). Its program is built per pair of predicate kinds on
+ * first use (clprim_warm_up builds none of them). */
+CLPRIM_API clprim_status clprim_partition_three_way(clprim_context *ctx, clprim_type t,
+                                                    const clprim_predicate *first, const clprim_predicate *second,
+                                                    cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                                                    size_t n, size_t *first_count, size_t *second_count,
+                                                    cl_mem counts_buffer, size_t counts_offset,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list, cl_event *event);
 
 /* The first element of src[src_offset .. +n) that passes `keep` (every
  * predicate kind of clprim_compact): its index, counted from src_offset, to

@@ -615,7 +615,7 @@ clprim_status clprim_parse_expression(clprim_context *ctx, const char *what, con
                                       const clprim_expression_variable *vars, size_t nvars, char **out);
 /* Adds -D<name>=<expression> (as clprim_parse_expression writes it) to a
  * program's options, with correctly rounded float division and square root
- * where the device offers them: OpenCL's default division may differ from
+ * where the device offers them (once in a program of two expressions): OpenCL's default division may differ from
  * C's by a few units in the last place, and from one site of a kernel to
  * another. */
 void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
@@ -660,7 +660,9 @@ clprim_status clprim_map_execute(clprim_context *ctx, clprim_plan *plan, const c
 #define CLPRIM_HISTOGRAM_FILE "histogram.cl" /* kernels: histogram_local, histogram_global, fill_words */
 
 /* One compaction or partition, its arguments checked as clprim_compact checks
- * them (type: t's info). */
+ * them (type: t's info); a three-way partition's first predicate is keep, its
+ * counts go to *kept and *second_kept or kept_buffer[kept_offset] and the
+ * cl_ulong after it. */
 typedef struct {
     clprim_type t;
     const clprim_type_info *type;
@@ -672,13 +674,17 @@ typedef struct {
     size_t *kept;
     cl_mem kept_buffer;
     size_t kept_offset;
-    int partition; /* the rejected elements follow the kept ones in dst, in order */
+    int partition; /* 0: a compaction; 1: the rejected elements follow the kept ones in dst, in
+                      order; 2: three-way, those that fail keep and pass second between them */
+    const clprim_predicate *second; /* partition 2 */
+    size_t *second_kept;            /* partition 2: the second part's count, as kept */
 } clprim_compaction;
-/* Appends it to the plan: what clprim_compact and clprim_partition run after
- * their checks, and what the calls built on compaction append. A NULL src or
- * keep->flags stands for the scratch. With c->kept the plan reads the kept
- * count back into *total (0 when nothing is compacted), which the caller
- * hands on after clprim_execute. Fails only when an expression does not
+/* Appends it to the plan: what clprim_compact, clprim_partition and
+ * clprim_partition_three_way run after their checks, and what the calls built
+ * on compaction append. A NULL src or keep->flags stands for the scratch.
+ * With c->kept (or c->second_kept) the plan reads the kept count back into
+ * *total (a three-way partition: both counts into total[0] and total[1]; 0
+ * when nothing is compacted), which the caller hands on after clprim_execute. Fails only when an expression does not
  * parse (the message recorded), the plan then still to be ended. */
 clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, const clprim_compaction *c,
                                      cl_ulong *total);
@@ -687,11 +693,13 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
 clprim_tuning clprim_compact_grid(const clprim_context *ctx);
 /* "<", "<=", ..., "nonzero", "flagged", "expression"; "unknown" outside the enum. */
 const char *clprim_keep_name(clprim_keep keep);
-/* The program of compact.cl for a type and a (checked) predicate, at a shape
- * (clprim_compact_shape), the expression parsed and written out for -D.
+/* The program of compact.cl for a type and a (checked) predicate, and a
+ * three-way partition's second one (else NULL), at a shape
+ * (clprim_compact_shape), expressions parsed and written out for -D.
  * Release p with clprim_program_end whatever the result. */
 clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, const clprim_tuning *shape, clprim_program *p);
+                                     const clprim_predicate *keep, const clprim_predicate *second,
+                                     const clprim_tuning *shape, clprim_program *p);
 /* The shape compaction's kernels run at, in one form or the other. */
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep);
 

@@ -2,12 +2,15 @@
  * running under oclgrind (tests/oclgrind.sh). The tuning comes from
  * $CLPRIM_TUNING; the device from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind".
  *
- *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [levels=L]
+ *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L]
  *     KEEP: lt le gt ge eq ne nonzero flagged expr; the value is 3 (1.5 for
  *     floats); expr is "x > 2 && i % 3 != 1 && i / (i - i) == 0" (an integer
  *     division by zero: 0, and no trap). device: the count to a cl_ulong in a
- *     buffer instead of the host. levels=L asserts the split (1: one
- *     work-group; 2: pass 3 folds the counts; 3+: pass 2 scans them).
+ *     buffer instead of the host. partition: clprim_partition; second=KEEP:
+ *     clprim_partition_three_way with a second predicate of that kind (value
+ *     1, or 0.5; flags of its own; expr "x < 1 || i % 5 == 2"). levels=L
+ *     asserts the split (1: one work-group; 2: pass 3 folds the counts; 3+:
+ *     pass 2 scans them).
  *   oclgrind_compact_histogram histogram TYPE BINS N [stride=S] [plan=LOCAL/PASSES] [accumulate]
  *     bins over [-10, 30) (uint8: [0, 256)); plan forces windows of LOCAL bins
  *     (or global atomics beyond PASSES windows).
@@ -61,35 +64,63 @@ static void fill(clprim_type t, void *data, size_t n, uint64_t seed)
     }
 }
 
+
+static double value_of(clprim_type t, const void *x)
+{
+    switch (t) {
+    case CLPRIM_INT32: return *(const int32_t *)x;
+    case CLPRIM_UINT32: return *(const uint32_t *)x;
+    case CLPRIM_INT64: return (double)*(const int64_t *)x;
+    case CLPRIM_UINT64: return (double)*(const uint64_t *)x;
+    case CLPRIM_UINT8: return *(const uint8_t *)x;
+    case CLPRIM_FLOAT: return *(const float *)x;
+    default: return *(const double *)x;
+    }
+}
+
 static int expr_twin(clprim_type t, const void *x, uint64_t i)
 {
-    double v;
-    switch (t) {
-    case CLPRIM_INT32: v = *(const int32_t *)x; break;
-    case CLPRIM_UINT32: v = *(const uint32_t *)x; break;
-    case CLPRIM_INT64: v = (double)*(const int64_t *)x; break;
-    case CLPRIM_UINT64: v = (double)*(const uint64_t *)x; break;
-    case CLPRIM_UINT8: v = *(const uint8_t *)x; break;
-    case CLPRIM_FLOAT: v = *(const float *)x; break;
-    default: v = *(const double *)x; break;
-    }
-    return v > 2 && i % 3 != 1;
+    return value_of(t, x) > 2 && i % 3 != 1;
+}
+
+static int second_expr_twin(clprim_type t, const void *x, uint64_t i)
+{
+    return value_of(t, x) < 1 || i % 5 == 2;
 }
 
 static const char *const keep_names[] = {"lt", "le", "gt", "ge", "eq", "ne", "nonzero", "flagged", "expr"};
 
+static int keep_named(const char *name)
+{
+    for (int k = 0; k < 9; k++)
+        if (!strcmp(name, keep_names[k]))
+            return k;
+    return -1;
+}
+
+/* One element of type t with the value v. */
+static void element_of(clprim_type t, double v, unsigned char *value)
+{
+    switch (t) {
+    case CLPRIM_INT32: *(int32_t *)value = (int32_t)v; break;
+    case CLPRIM_UINT32: *(uint32_t *)value = (uint32_t)v; break;
+    case CLPRIM_INT64: *(int64_t *)value = (int64_t)v; break;
+    case CLPRIM_UINT64: *(uint64_t *)value = (uint64_t)v; break;
+    case CLPRIM_UINT8: *(uint8_t *)value = (uint8_t)v; break;
+    case CLPRIM_FLOAT: *(float *)value = (float)v; break;
+    case CLPRIM_DOUBLE: *(double *)value = v; break;
+    }
+}
+
 static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv)
 {
     if (argc < 5)
-        return fail("compact TYPE KEEP N [inplace] [device] [partition] [levels=L]");
-    int keep = -1;
-    for (int k = 0; k < 9; k++)
-        if (!strcmp(argv[3], keep_names[k]))
-            keep = k;
+        return fail("compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L]");
+    const int keep = keep_named(argv[3]);
     if (keep < 0)
         return fail("KEEP: lt le gt ge eq ne nonzero flagged expr");
     const size_t n = strtoull(argv[4], NULL, 10);
-    int in_place = 0, device = 0, partition = 0, want_levels = 0;
+    int in_place = 0, device = 0, partition = 0, want_levels = 0, second = -1;
     for (int a = 5; a < argc; a++) {
         if (!strcmp(argv[a], "inplace"))
             in_place = 1;
@@ -97,13 +128,16 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
             device = 1;
         else if (!strcmp(argv[a], "partition"))
             partition = 1;
+        else if (!strncmp(argv[a], "second=", 7) && (second = keep_named(argv[a] + 7)) >= 0)
+            partition = 2;
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
-            return fail("options: inplace, device, partition, levels=L");
+            return fail("options: inplace, device, partition, second=KEEP, levels=L");
     }
     clprim_tuning tuning = clprim_compact_grid(ctx);
     const int levels = levels_of(&tuning, n);
-    printf("%s %s %s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",
-           partition ? "partition" : "compact", argv[2], argv[3], n, in_place ? " in place" : "", device ? " count to device" : "", ctx->device_name, tuning.work_group_size,
+    printf("%s %s %s%s%s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",
+           partition == 2 ? "partition_three_way" : partition ? "partition" : "compact", argv[2], argv[3],
+           partition == 2 ? ", second " : "", partition == 2 ? keep_names[second] : "", n, in_place ? " in place" : "", device ? " count to device" : "", ctx->device_name, tuning.work_group_size,
            tuning.items_per_thread, tuning.groups, levels);
     int status = 0;
     if (want_levels && levels != want_levels) {
@@ -128,26 +162,26 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
                            : clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, dst_len * es,
                                             init, &err);
     cl_mem fbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n + 8, flags, &err);
-    cl_ulong kinit[3] = {7, 7, 7}, kgot[3];
+    cl_ulong kinit[4] = {7, 7, 7, 7}, kgot[4];
     cl_mem kbuf = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof kinit, kinit, &err);
     if (!sbuf || !dbuf || !fbuf || !kbuf)
         return fail("clCreateBuffer failed");
 
-    unsigned char value[8];
-    double v = reference_type_is_float(t) ? 1.5 : 3;
-    switch (t) {
-    case CLPRIM_INT32: *(int32_t *)value = (int32_t)v; break;
-    case CLPRIM_UINT32: *(uint32_t *)value = (uint32_t)v; break;
-    case CLPRIM_INT64: *(int64_t *)value = (int64_t)v; break;
-    case CLPRIM_UINT64: *(uint64_t *)value = (uint64_t)v; break;
-    case CLPRIM_UINT8: *(uint8_t *)value = (uint8_t)v; break;
-    case CLPRIM_FLOAT: *(float *)value = (float)v; break;
-    case CLPRIM_DOUBLE: *(double *)value = v; break;
-    }
+    const int floating = reference_type_is_float(t);
+    unsigned char value[8], value2[8];
+    element_of(t, floating ? 1.5 : 3, value);
+    element_of(t, floating ? 0.5 : 1, value2);
     clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
-    size_t kept = 0;
-    clprim_status s = (partition ? clprim_partition : clprim_compact)(
-        ctx, t, &p, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept, device ? kbuf : NULL, 1, 0, NULL, NULL);
+    /* The second predicate's flags start 2 bytes further than the first's. */
+    clprim_predicate p2 = {(clprim_keep)(second < 0 ? 0 : second), value2, fbuf, 7, "x < 1 || i % 5 == 2"};
+    size_t kept = 0, kept2 = 0;
+    clprim_status s =
+        partition == 2
+            ? clprim_partition_three_way(ctx, t, &p, &p2, sbuf, before, dbuf, dst_before, n, device ? NULL : &kept,
+                                         device ? NULL : &kept2, device ? kbuf : NULL, 1, 0, NULL, NULL)
+            : (partition ? clprim_partition : clprim_compact)(ctx, t, &p, sbuf, before, dbuf, dst_before, n,
+                                                              device ? NULL : &kept, device ? kbuf : NULL, 1, 0,
+                                                              NULL, NULL);
     if (s == CLPRIM_SUCCESS)
         err = clEnqueueReadBuffer(clprim_queue(ctx), dbuf, CL_TRUE, 0, dst_len * es, out, 0, NULL, NULL);
     if (s == CLPRIM_SUCCESS && err == CL_SUCCESS)
@@ -157,15 +191,24 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
                 clprim_last_error(ctx));
         status = 1;
     } else {
-        size_t ref = (partition ? reference_partition : reference_compact)(t, (clprim_keep)keep, value, flags + 5,
-                                                                           expr_twin, src + before * es, n, want);
+        size_t ref, ref2 = 0;
+        if (partition == 2) {
+            const reference_predicate first = {(clprim_keep)keep, value, flags + 5, expr_twin};
+            const reference_predicate other = {(clprim_keep)second, value2, flags + 7, second_expr_twin};
+            ref = reference_partition_three_way(t, &first, &other, src + before * es, n, want, &ref2);
+        } else {
+            ref = (partition ? reference_partition : reference_compact)(t, (clprim_keep)keep, value, flags + 5,
+                                                                        expr_twin, src + before * es, n, want);
+        }
         const size_t written = partition ? n : ref;
-        size_t got = device ? (size_t)kgot[1] : kept;
-        if (got != ref) {
-            fprintf(stderr, "oclgrind_compact_histogram: kept %zu, want %zu\n", got, ref);
+        size_t got = device ? (size_t)kgot[1] : kept, got2 = partition == 2 ? (device ? (size_t)kgot[2] : kept2) : 0;
+        if (got != ref || got2 != ref2) {
+            fprintf(stderr, "oclgrind_compact_histogram: counts %zu and %zu, want %zu and %zu\n", got, got2, ref,
+                    ref2);
             status = 1;
         }
-        if (kgot[0] != 7 || kgot[2] != 7 || (!device && kgot[1] != 7)) {
+        const int slots = device ? (partition == 2 ? 2 : 1) : 0; /* written from kgot[1] */
+        if (kgot[0] != 7 || kgot[3] != 7 || (slots < 2 && kgot[2] != 7) || (slots < 1 && kgot[1] != 7)) {
             fprintf(stderr, "oclgrind_compact_histogram: the count buffer was written outside its slot\n");
             status = 1;
         }

@@ -94,6 +94,26 @@ size_t reference_partition(clprim_type t, clprim_keep keep, const void *value, c
     return kept;
 }
 
+size_t reference_partition_three_way(clprim_type t, const reference_predicate *first,
+                                     const reference_predicate *second, const void *src, size_t n, void *dst,
+                                     size_t *second_count)
+{
+    const size_t es = size_of(t);
+    const unsigned char *in = src;
+    unsigned char *out = dst;
+    size_t counts[3] = {0, 0, 0};
+    for (int part = 0; part < 3; part++)
+        for (size_t i = 0; i < n; i++) {
+            const void *x = in + i * es;
+            const int a = reference_keeps(t, first->keep, first->value, first->flags, first->fn, x, i);
+            const int b = reference_keeps(t, second->keep, second->value, second->flags, second->fn, x, i);
+            if ((a ? 0 : b ? 1 : 2) == part)
+                memcpy(out, x, es), out += es, counts[part]++;
+        }
+    *second_count = counts[1];
+    return counts[0];
+}
+
 static wide integer_value(clprim_type t, const void *x)
 {
     switch (t) {

@@ -27,6 +27,21 @@ size_t reference_compact(clprim_type t, clprim_keep keep, const void *value, con
 size_t reference_partition(clprim_type t, clprim_keep keep, const void *value, const unsigned char *flags,
                            reference_keep_fn fn, const void *src, size_t n, void *dst);
 
+/* One predicate as reference_keeps takes it. */
+typedef struct {
+    clprim_keep keep;
+    const void *value;
+    const unsigned char *flags;
+    reference_keep_fn fn;
+} reference_predicate;
+
+/* The three-way partition: the elements that pass `first`, then those that
+ * fail it and pass `second`, then the rest, each part in order (dst holds n);
+ * returns the first part's size, the second's to *second_count. */
+size_t reference_partition_three_way(clprim_type t, const reference_predicate *first,
+                                     const reference_predicate *second, const void *src, size_t n, void *dst,
+                                     size_t *second_count);
+
 /* Adds the bins of src[0], src[stride], ... (n elements) to counts[0..bins).
  * The arguments must be valid (see clprim_histogram). */
 void reference_histogram(clprim_type t, const void *src, size_t stride, size_t n, double lo, double hi,

@@ -644,7 +644,7 @@ END_TEST
 /* ---- Warm-up ---- */
 
 /* Every workload of `clprim bench` whose primitive the warm-up covers (but
- * those that build a program per caller's expression), one type each in
+ * those that build a program on first use), one type each in
  * turn, on small data, each checked against its C loop. Fails
  * when a call builds or loads a program while `frozen`. */
 static void run_every_primitive(clprim_context *ctx, int frozen)
@@ -655,7 +655,7 @@ static void run_every_primitive(clprim_context *ctx, int frozen)
         for (const workload_kind *const *kind = lists[l]; *kind; kind++, turn++) {
             const clprim_primitive *primitive = harness_primitive_named((*kind)->primitive);
             ck_assert_msg(primitive, "%s: no primitive named %s", (*kind)->name, (*kind)->primitive);
-            if ((!primitive->type_variants && !primitive->variants) || (*kind)->per_expression)
+            if ((!primitive->type_variants && !primitive->variants) || (*kind)->first_use)
                 continue;
             const unsigned compiled = ctx->programs_compiled, loaded = ctx->programs_loaded;
             char why[512];

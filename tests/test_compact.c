@@ -237,7 +237,9 @@ typedef struct {
     int in_place;                  /* dst = src at the same offset */
     size_t flags_offset;
     count_mode count;
-    int partition; /* clprim_partition: the rejected elements follow, and all n are written */
+    int partition; /* 1: clprim_partition, the rejected elements follow, and all n are written;
+                      2: clprim_partition_three_way by pr and `second` */
+    pred second;   /* partition 2: its flags are others than the first's, from flags_offset + 1 */
 } layout;
 
 /* Data: `data` when not NULL, else fill_small (small != 0) or harness_fill_random.
@@ -275,22 +277,39 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
         memcpy(fl + lay.flags_offset, flags, n);
     cl_mem fbuf = pr.keep == CLPRIM_KEEP_FLAGGED ? harness_buffer(ctx, flags_len, fl) : NULL;
     clprim_predicate p = {pr.keep, value, fbuf, lay.flags_offset, pr.expr ? pr.expr->text : NULL};
+    /* A three-way partition's second predicate, flags shifted by one against the first's. */
+    const int three_way = lay.partition == 2;
+    unsigned char value2[8];
+    element_of(t, lay.second.value, value2);
+    const int flagged2 = three_way && lay.second.keep == CLPRIM_KEEP_FLAGGED;
+    cl_mem fbuf2 = flagged2 ? harness_buffer(ctx, flags_len, fl) : NULL;
+    clprim_predicate p2 = {lay.second.keep, value2, fbuf2, lay.flags_offset + 1,
+                           lay.second.expr ? lay.second.expr->text : NULL};
 
     cl_mem kbuf = harness_buffer(ctx, KEPT_SLOTS * 8, NULL);
     const size_t kept_offset = 1 + n % 2;
-    size_t kept = KEPT_UNSET;
+    size_t kept = KEPT_UNSET, second_kept = KEPT_UNSET;
     int host = lay.count == COUNT_HOST || lay.count == COUNT_BOTH;
     int device = lay.count == COUNT_DEVICE || lay.count == COUNT_BOTH;
+    /* Three-way with both: the second part's count alone on the host. */
+    int host_first = host && !(three_way && lay.count == COUNT_BOTH), host_second = three_way && host;
 
     cl_event done = NULL;
     const compaction_fn call = lay.partition ? clprim_partition : clprim_compact;
-    clprim_status s = call(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
-                           device ? kbuf : NULL, kept_offset, 0, NULL, &done);
-    char what[512];
-    snprintf(what, sizeof what, "%s %s keep %s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
-             lay.partition ? "partition" : "compact", reference_type_name(t), clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "",
-             pr.expr ? "\"" : "", n, lay.src_offset, dst_offset, lay.in_place ? ", in place" : "", (int)lay.count,
-             harness_tuning_text(ctx));
+    clprim_status s =
+        three_way ? clprim_partition_three_way(ctx, t, &p, &p2, sbuf, lay.src_offset, dbuf, dst_offset, n,
+                                               host_first ? &kept : NULL, host_second ? &second_kept : NULL,
+                                               device ? kbuf : NULL, kept_offset, 0, NULL, &done)
+                  : call(ctx, t, &p, sbuf, lay.src_offset, dbuf, dst_offset, n, host ? &kept : NULL,
+                         device ? kbuf : NULL, kept_offset, 0, NULL, &done);
+    char what[768];
+    snprintf(what, sizeof what,
+             "%s %s keep %s%s%s%s%s%s%s%s n=%zu (src_offset %zu, dst_offset %zu%s, count %d, %s)",
+             three_way ? "partition_three_way" : lay.partition ? "partition" : "compact", reference_type_name(t),
+             clprim_keep_name(pr.keep), pr.expr ? " \"" : "", pr.expr ? pr.expr->text : "", pr.expr ? "\"" : "",
+             three_way ? ", second " : "", three_way ? clprim_keep_name(lay.second.keep) : "",
+             lay.second.expr ? " " : "", lay.second.expr ? lay.second.expr->text : "", n, lay.src_offset, dst_offset,
+             lay.in_place ? ", in place" : "", (int)lay.count, harness_tuning_text(ctx));
     ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s: %s", what, clprim_status_name(s), clprim_last_error(ctx));
     ck_assert_msg(done != NULL, "%s: no event", what);
     ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
@@ -301,22 +320,40 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
         harness_assert_single_ref(dbuf, "dst");
     if (fbuf)
         harness_assert_single_ref(fbuf, "flags");
+    if (fbuf2)
+        harness_assert_single_ref(fbuf2, "second flags");
     harness_assert_single_ref(kbuf, "kept_buffer");
 
     unsigned char *want = harness_malloc(n * es + 1);
-    size_t ref = (lay.partition ? reference_partition : reference_compact)(
-        t, pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL, src + lay.src_offset * es, n, want);
+    size_t ref, ref2 = 0;
+    if (three_way) {
+        const reference_predicate first = {pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL};
+        const reference_predicate second = {lay.second.keep, value2, fl + lay.flags_offset + 1,
+                                            lay.second.expr ? lay.second.expr->fn : NULL};
+        ref = reference_partition_three_way(t, &first, &second, src + lay.src_offset * es, n, want, &ref2);
+    } else {
+        ref = (lay.partition ? reference_partition : reference_compact)(
+            t, pr.keep, value, fl + lay.flags_offset, pr.expr ? pr.expr->fn : NULL, src + lay.src_offset * es, n,
+            want);
+    }
     const size_t written = lay.partition ? n : ref;
-    if (host)
+    if (host_first)
         ck_assert_msg(kept == ref, "%s: *kept = %zu, want %zu", what, kept, ref);
     else
         ck_assert_msg(kept == KEPT_UNSET, "%s: *kept written without being asked", what);
+    if (host_second)
+        ck_assert_msg(second_kept == ref2, "%s: *second_count = %zu, want %zu", what, second_kept, ref2);
+    else
+        ck_assert_msg(second_kept == KEPT_UNSET, "%s: *second_count written without being asked", what);
     cl_ulong slots[KEPT_SLOTS];
     harness_read(ctx, kbuf, 0, sizeof slots, slots);
     for (size_t k = 0; k < KEPT_SLOTS; k++) {
         if (device && k == kept_offset)
             ck_assert_msg(slots[k] == ref, "%s: kept_buffer holds %llu, want %zu", what, (unsigned long long)slots[k],
                           ref);
+        else if (device && three_way && k == kept_offset + 1)
+            ck_assert_msg(slots[k] == ref2, "%s: counts_buffer's second count is %llu, want %zu", what,
+                          (unsigned long long)slots[k], ref2);
         else
             ck_assert_msg(harness_all_sentinel(&slots[k], 8), "%s: kept_buffer slot %zu written", what, k);
     }
@@ -328,7 +365,8 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
             char g[64], w[64];
             reference_format(t, out + (dst_offset + i) * es, g, sizeof g);
             reference_format(t, want + i * es, w, sizeof w);
-            ck_abort_msg("%s: output %zu of %zu (%zu kept) is %s, want %s", what, i, written, ref, g, w);
+            ck_abort_msg("%s: output %zu of %zu (%zu kept, %zu second) is %s, want %s", what, i, written, ref, ref2, g,
+                         w);
         }
     const size_t tail = dst_offset + written;
     if (lay.in_place) {
@@ -347,6 +385,8 @@ static size_t compact_case(clprim_context *ctx, clprim_type t, pred pr, size_t n
     }
     if (fbuf)
         clReleaseMemObject(fbuf);
+    if (fbuf2)
+        clReleaseMemObject(fbuf2);
     clReleaseMemObject(kbuf);
     clReleaseMemObject(sbuf);
     free(out);
@@ -433,6 +473,73 @@ START_TEST(partition_every_predicate)
             compact_case(ctx, t, (pred){k % 2 ? CLPRIM_KEEP_FLAGGED : CLPRIM_KEEP_LT, 2, NULL}, sizes[k], lay, NULL,
                          NULL, 1, &rng);
         }
+    }
+}
+END_TEST
+
+/* ---- The three-way partition ---- */
+
+/* A type with two predicates of its own kinds: every kind in some pair, pairs
+ * that overlap (an element passing both goes to the first part), two flag
+ * arrays at once, NaN, -0.0 and infinities among the floats. Each pair is a
+ * program of its own, so there are few. */
+typedef struct {
+    clprim_type t;
+    pred first, second;
+    int in_place; /* also in place (a kernel more to compile) */
+} three_way_pair;
+
+static const three_way_pair three_way_pairs[] = {
+    {CLPRIM_INT32, {CLPRIM_KEEP_LT, -2, NULL}, {CLPRIM_KEEP_GT, 3, NULL}, 1},
+    {CLPRIM_UINT32, {CLPRIM_KEEP_EXPRESSION, 0, &expressions[3]}, {CLPRIM_KEEP_FLAGGED, 0, NULL}},
+    {CLPRIM_INT64, {CLPRIM_KEEP_GE, 0, NULL}, {CLPRIM_KEEP_LE, 3, NULL}},
+    {CLPRIM_UINT64, {CLPRIM_KEEP_FLAGGED, 0, NULL}, {CLPRIM_KEEP_NE, 5, NULL}},
+    {CLPRIM_FLOAT, {CLPRIM_KEEP_GT, 1.5, NULL}, {CLPRIM_KEEP_NONZERO, 0, NULL}},
+    {CLPRIM_DOUBLE, {CLPRIM_KEEP_EQ, 0, NULL}, {CLPRIM_KEEP_EXPRESSION, 0, &expressions[2]}},
+    {CLPRIM_UINT8, {CLPRIM_KEEP_FLAGGED, 0, NULL}, {CLPRIM_KEEP_FLAGGED, 0, NULL}, 1},
+};
+#define THREE_WAY_PAIRS (sizeof three_way_pairs / sizeof three_way_pairs[0])
+
+/* Sizes around the current tuning's tiles and levels, in and out of place
+ * (where the pair says), with every way of reporting the counts (the first
+ * size, 0, reports them by the way `turn` picks); full-range data (ties are rare, so
+ * the order shows) on every third size, small values (many ties) elsewhere. */
+static void three_way_sizes(clprim_context *ctx, const three_way_pair *pair, int max_levels, size_t extra,
+                            int turn, uint64_t *rng)
+{
+    size_t sizes[40];
+    size_t count = boundary_sizes(ctx, max_levels, 1u << 22, sizes, 39);
+    if (extra)
+        sizes[count++] = extra;
+    for (size_t k = 0; k < count; k++) {
+        const layout lay = {k % 3,        (k + 1) % 4,        1 + k % 3, pair->in_place && k % 4 == 3,
+                            k % 2,        (count_mode)((k + turn) % 4), 2, pair->second};
+        compact_case(ctx, pair->t, pair->first, sizes[k], lay, NULL, NULL, k % 3 != 0, rng);
+    }
+}
+
+/* clprim_partition_three_way: each pair at the device's tuning (on CPUs,
+ * loops of one work-item) but int32's, which runs under tiles of 8
+ * (work-groups of 4) with 64 groups (the counts scanned, three levels) and
+ * with 8 groups (several tiles a chunk; the counts folded). One shape a type:
+ * every program costs a compile. */
+START_TEST(partition_three_way_pairs)
+{
+    const three_way_pair *pair = &three_way_pairs[_i];
+    uint64_t rng = harness_rng(700 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (!type_runs(ctx, pair->t))
+            continue;
+        clprim_tuning d = clprim_get_tuning(ctx);
+        if (pair->t != CLPRIM_INT32) {
+            three_way_sizes(ctx, pair, 2, 3 * d.work_group_size * d.items_per_thread * d.groups + 17, _i, &rng);
+            continue;
+        }
+        harness_set_tuning(ctx, 4, 2, 64);
+        three_way_sizes(ctx, pair, 3, 5000, 1, &rng);
+        harness_set_tuning(ctx, 4, 2, 8);
+        three_way_sizes(ctx, pair, 2, 8 * 8 * 5 + 3, 2, &rng);
     }
 }
 END_TEST
@@ -1124,6 +1231,105 @@ START_TEST(compact_bad_table)
 }
 END_TEST
 
+/* clprim_partition_three_way's bad calls. buf: src, dst, counts_buffer and
+ * the flags of whichever predicate is FLAGGED (THREE_FIRST_FLAGGED,
+ * THREE_SECOND_FLAGGED); offsets alike. Else first is x > 0 and second x < 0,
+ * unless the call names what is wrong with one. */
+enum {
+    THREE_GT,
+    THREE_FIRST_FLAGGED,
+    THREE_SECOND_FLAGGED,
+    THREE_NULL_FIRST,
+    THREE_NULL_SECOND,
+    THREE_SECOND_UNKNOWN,
+    THREE_SECOND_NO_VALUE,
+    THREE_SECOND_NO_FLAGS,
+    THREE_FIRST_REFUSED,
+    THREE_SECOND_REFUSED,
+};
+
+static clprim_status three_way_bad_call(clprim_context *ctx, const harness_bad_call *row, cl_mem const *buf)
+{
+    const int32_t zero = 0;
+    clprim_predicate first = {CLPRIM_KEEP_GT, &zero, NULL, 0, NULL}, second = {CLPRIM_KEEP_LT, &zero, NULL, 0, NULL};
+    const clprim_predicate flagged = {CLPRIM_KEEP_FLAGGED, NULL, buf[3], row->offset[3], NULL};
+    switch (row->call) {
+    case THREE_FIRST_FLAGGED: first = flagged; break;
+    case THREE_SECOND_FLAGGED: second = flagged; break;
+    case THREE_SECOND_UNKNOWN: second.keep = (clprim_keep)99; break;
+    case THREE_SECOND_NO_VALUE: second.value = NULL; break;
+    case THREE_SECOND_NO_FLAGS: second = (clprim_predicate){CLPRIM_KEEP_FLAGGED, NULL, NULL, 0, NULL}; break;
+    case THREE_FIRST_REFUSED: first = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "x > 3;"}; break;
+    case THREE_SECOND_REFUSED: second = (clprim_predicate){CLPRIM_KEEP_EXPRESSION, NULL, NULL, 0, "y < 2"}; break;
+    default: break;
+    }
+    size_t first_count = KEPT_UNSET, second_count = KEPT_UNSET;
+    const clprim_status s = clprim_partition_three_way(
+        row->null_ctx ? NULL : ctx, row->type, row->call == THREE_NULL_FIRST ? NULL : &first,
+        row->call == THREE_NULL_SECOND ? NULL : &second, buf[0], row->offset[0], buf[1], row->offset[1], row->n,
+        &first_count, &second_count, buf[2], row->offset[2], 0, NULL, NULL);
+    if (s != CLPRIM_SUCCESS)
+        ck_assert_msg(first_count == KEPT_UNSET && second_count == KEPT_UNSET, "%s: a count was written", row->what);
+    return s;
+}
+
+#define COUNTS_ROOM (HARNESS_BAD_BYTES / sizeof(cl_ulong)) /* cl_ulongs in a whole buffer */
+static const harness_bad_call three_way_bad_calls[] = {
+    {"ctx NULL", THREE_GT, 1, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT, "ctx is NULL"},
+    {"unknown type", THREE_GT, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT, "unknown clprim_type",
+     .type = (clprim_type)99},
+    {"first NULL", THREE_NULL_FIRST, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "first (the predicate) is NULL"},
+    {"second NULL", THREE_NULL_SECOND, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "second (the predicate) is NULL"},
+    {"second of an unknown kind", THREE_SECOND_UNKNOWN, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "unknown clprim_keep 99 in second->keep"},
+    {"second a comparison without a value", THREE_SECOND_NO_VALUE, 0, {HB_A, HB_B}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "second->value is NULL"},
+    {"second FLAGGED without flags", THREE_SECOND_NO_FLAGS, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "second->flags is NULL"},
+    {"second's flags too short", THREE_SECOND_FLAGGED, 0, {HB_A, HB_B, HB_NULL, HB_B}, {0, 0, 0, 65000}, 1024,
+     CLPRIM_BUFFER_TOO_SMALL, "second->flags"},
+    {"second's flags CL_MEM_WRITE_ONLY", THREE_SECOND_FLAGGED, 0, {HB_A, HB_B, HB_NULL, HB_WRITE_ONLY}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_WRITE_ONLY", .also = "second->flags"},
+    {"second's flags a sub-buffer inside dst", THREE_SECOND_FLAGGED, 0, {HB_B, HB_A, HB_NULL, HB_A_AT_ALIGN}, {0},
+     1024, CLPRIM_INVALID_ARGUMENT, "second->flags"},
+    {"first's flags a sub-buffer inside dst", THREE_FIRST_FLAGGED, 0, {HB_B, HB_A, HB_NULL, HB_A_AT_ALIGN}, {0},
+     1024, CLPRIM_INVALID_ARGUMENT, "first->flags"},
+    {"first's expression refused", THREE_FIRST_REFUSED, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "first->expression", .also = "';' at 5"},
+    {"second's expression refused", THREE_SECOND_REFUSED, 0, {HB_A, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "second->expression", .also = "'y' at 0"},
+    {"second's expression refused at n == 0", THREE_SECOND_REFUSED, 0, {HB_A, HB_B, HB_B}, {0}, 0,
+     CLPRIM_INVALID_ARGUMENT, "second->expression"},
+    {"src NULL", THREE_GT, 0, {HB_NULL, HB_B}, {0}, 1024, CLPRIM_INVALID_ARGUMENT, "src is NULL"},
+    {"dst NULL", THREE_GT, 0, {HB_A, HB_NULL}, {0}, 1024, CLPRIM_INVALID_ARGUMENT, "dst is NULL"},
+    {"dst too short", THREE_GT, 0, {HB_A, HB_B}, {0, 16000}, 1024, CLPRIM_BUFFER_TOO_SMALL, "dst"},
+    {"src an image object", THREE_GT, 0, {HB_IMAGE, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT, "image object"},
+    {"src of another OpenCL context", THREE_GT, 0, {HB_FOREIGN, HB_B}, {0}, 16, CLPRIM_INVALID_ARGUMENT,
+     "another OpenCL context"},
+    {"src and dst overlapping", THREE_GT, 0, {HB_A, HB_A}, {0, 10}, 1024, CLPRIM_INVALID_ARGUMENT, "overlap"},
+    {"dst a sub-buffer inside src", THREE_GT, 0, {HB_A, HB_A_AT_ALIGN}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "sub-buffer"},
+    {"counts_buffer with room for one count", THREE_GT, 0, {HB_A, HB_B, HB_B}, {0, 0, COUNTS_ROOM - 1}, 16,
+     CLPRIM_BUFFER_TOO_SMALL, "counts_buffer"},
+    {"counts_buffer CL_MEM_READ_ONLY", THREE_GT, 0, {HB_A, HB_B, HB_READ_ONLY}, {0}, 1024, CLPRIM_INVALID_ARGUMENT,
+     "counts_buffer"},
+    {"counts_buffer a sub-buffer inside dst", THREE_GT, 0, {HB_B, HB_A, HB_A_AT_ALIGN}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "counts_buffer"},
+    {"counts_buffer a sub-buffer inside src", THREE_GT, 0, {HB_A, HB_B, HB_A_AT_0}, {0}, 1024,
+     CLPRIM_INVALID_ARGUMENT, "counts_buffer"},
+    {"counts_buffer a sub-buffer inside second's flags", THREE_SECOND_FLAGGED, 0, {HB_B, HB_B, HB_A_AT_0, HB_A},
+     {0}, 1024, CLPRIM_INVALID_ARGUMENT, "counts_buffer", .also = "second->flags"},
+};
+
+START_TEST(partition_three_way_bad_table)
+{
+    harness_run_bad_calls(three_way_bad_calls, sizeof three_way_bad_calls / sizeof *three_way_bad_calls,
+                          three_way_bad_call);
+}
+END_TEST
+
 static Suite *compact_suite(void)
 {
     Suite *s = suite_create("compact");
@@ -1146,6 +1352,11 @@ static Suite *compact_suite(void)
     tcase_add_loop_test(bad, compact_bad_arguments, 0, 2);
     tcase_add_loop_test(bad, compact_bad_table, 0, 2);
     suite_add_tcase(s, bad);
+    TCase *three = tcase_create("three-way");
+    tcase_set_timeout(three, 900);
+    tcase_add_loop_test(three, partition_three_way_pairs, 0, THREE_WAY_PAIRS);
+    tcase_add_test(three, partition_three_way_bad_table);
+    suite_add_tcase(s, three);
     return s;
 }
 

@@ -24,13 +24,11 @@ clprim_tuning clprim_compact_grid(const clprim_context *ctx)
     return grid;
 }
 
-static const char *const keep_defines[] = {
-    [CLPRIM_KEEP_LT] = "KEEP_LT",           [CLPRIM_KEEP_LE] = "KEEP_LE",
-    [CLPRIM_KEEP_GT] = "KEEP_GT",           [CLPRIM_KEEP_GE] = "KEEP_GE",
-    [CLPRIM_KEEP_EQ] = "KEEP_EQ",           [CLPRIM_KEEP_NE] = "KEEP_NE",
-    [CLPRIM_KEEP_NONZERO] = "KEEP_NONZERO", [CLPRIM_KEEP_FLAGGED] = "KEEP_FLAGGED",
-    [CLPRIM_KEEP_EXPRESSION] = "KEEP_EXPR",
-};
+_Static_assert(CLPRIM_KEEP_LT == PREDICATE_LT && CLPRIM_KEEP_LE == PREDICATE_LE && CLPRIM_KEEP_GT == PREDICATE_GT &&
+                   CLPRIM_KEEP_GE == PREDICATE_GE && CLPRIM_KEEP_EQ == PREDICATE_EQ && CLPRIM_KEEP_NE == PREDICATE_NE &&
+                   CLPRIM_KEEP_NONZERO == PREDICATE_NONZERO && CLPRIM_KEEP_FLAGGED == PREDICATE_FLAGGED &&
+                   CLPRIM_KEEP_EXPRESSION == PREDICATE_EXPRESSION,
+               "clprim_keep must match cl/constants.h's PREDICATE_*");
 
 const char *clprim_keep_name(clprim_keep keep)
 {
@@ -43,38 +41,54 @@ const char *clprim_keep_name(clprim_keep keep)
     return (unsigned)keep < sizeof names / sizeof names[0] ? names[keep] : "unknown";
 }
 
-clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
-                                     const clprim_predicate *keep, const clprim_tuning *shape, clprim_program *p)
+/* One predicate's options: -D<define>_KIND=<kind>, and an expression parsed
+ * and written out as -D<define>_EXPR=...; name is the caller's argument. */
+static clprim_status predicate_options(clprim_context *ctx, clprim_program *p, clprim_type t, const char *name,
+                                       const char *define, const clprim_predicate *keep)
 {
-    clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, shape, type, -1);
-    if (keep->keep != CLPRIM_KEEP_EXPRESSION) {
-        clprim_options_add(&p->options, "-D%s", keep_defines[keep->keep]);
+    clprim_options_add(&p->options, "-D%s_KIND=%d", define, (int)keep->keep);
+    if (keep->keep != CLPRIM_KEEP_EXPRESSION)
         return CLPRIM_SUCCESS;
-    }
     const clprim_expression_variable vars[] = {{"x", clprim_scalar_name(t)}, {"i", "ulong"}};
-    char *expression;
-    clprim_status s = clprim_parse_expression(ctx, "keep->expression", keep->expression, vars, 2, &expression);
+    char what[32], option[32], *expression;
+    snprintf(what, sizeof what, "%s->expression", name);
+    snprintf(option, sizeof option, "%s_EXPR", define);
+    clprim_status s = clprim_parse_expression(ctx, what, keep->expression, vars, 2, &expression);
     if (s == CLPRIM_SUCCESS)
-        clprim_expression_option(ctx, &p->options, keep_defines[keep->keep], expression);
+        clprim_expression_option(ctx, &p->options, option, expression);
     free(expression);
     return s;
 }
 
-static clprim_status check_predicate(clprim_context *ctx, const clprim_predicate *keep, size_t n,
+clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
+                                     const clprim_predicate *keep, const clprim_predicate *second,
+                                     const clprim_tuning *shape, clprim_program *p)
+{
+    clprim_program_begin(ctx, p, "compaction", CLPRIM_COMPACT_FILE, shape, type, -1);
+    clprim_status s = predicate_options(ctx, p, t, second ? "first" : "keep", "KEEP", keep);
+    if (s == CLPRIM_SUCCESS && second)
+        s = predicate_options(ctx, p, t, "second", "SECOND", second);
+    return s;
+}
+
+/* name: the argument ("keep"); flags gets the flag bytes' region (FLAGGED). */
+static clprim_status check_predicate(clprim_context *ctx, const char *name, const clprim_predicate *keep, size_t n,
                                      clprim_region *flags)
 {
     if (!keep)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep (the predicate) is NULL");
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s (the predicate) is NULL", name);
     if ((unsigned)keep->keep > CLPRIM_KEEP_EXPRESSION)
-        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep %d in keep->keep", (int)keep->keep);
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "unknown clprim_keep %d in %s->keep", (int)keep->keep, name);
     if (keep->keep <= CLPRIM_KEEP_NE && !keep->value)
         return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                           "keep->value is NULL; comparison %s needs one element of the array's type",
+                           "%s->value is NULL; comparison %s needs one element of the array's type", name,
                            clprim_keep_name(keep->keep));
     if (keep->keep == CLPRIM_KEEP_FLAGGED) {
+        char flags_name[32];
+        snprintf(flags_name, sizeof flags_name, "%s->flags", name);
         if (!keep->flags)
-            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "keep->flags is NULL (CLPRIM_KEEP_FLAGGED)");
-        return clprim_check_buffer(ctx, "keep->flags", keep->flags, keep->flags_offset, n, 1, CLPRIM_READS, flags);
+            return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s is NULL (CLPRIM_KEEP_FLAGGED)", flags_name);
+        return clprim_check_buffer(ctx, flags_name, keep->flags, keep->flags_offset, n, 1, CLPRIM_READS, flags);
     }
     return CLPRIM_SUCCESS;
 }
@@ -85,57 +99,84 @@ clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
     return one_sweep ? clprim_one_sweep_shape(ctx, &grid) : grid;
 }
 
-/* A build failure of an expression says which expression. */
-static void expression_failed(clprim_context *ctx, const clprim_predicate *keep, const clprim_type_info *type)
+/* A build failure of an expression says which expression (or both). */
+static void expression_failed(clprim_context *ctx, const clprim_compaction *c)
 {
+    const clprim_predicate *second = c->partition == 2 ? c->second : NULL;
+    const int first_is = c->keep->keep == CLPRIM_KEEP_EXPRESSION;
+    const int second_is = second && second->keep == CLPRIM_KEEP_EXPRESSION;
     char types[32];
-    snprintf(types, sizeof types, "x: %s", type->label);
-    clprim_expression_build_failed(ctx, "the keep expression", keep->expression, types);
+    snprintf(types, sizeof types, "x: %s", c->type->label);
+    if (first_is && second_is) {
+        const size_t size = strlen(c->keep->expression) + strlen(second->expression) + 8;
+        char *both = malloc(size);
+        if (both)
+            snprintf(both, size, "%s\" and \"%s", c->keep->expression, second->expression);
+        clprim_expression_build_failed(ctx, "the first and second expressions", both ? both : "?", types);
+        free(both);
+    } else if (first_is || second_is) {
+        clprim_expression_build_failed(ctx, !second ? "the keep expression" : first_is ? "the first expression"
+                                                                                     : "the second expression",
+                                       first_is ? c->keep->expression : second->expression, types);
+    }
 }
 
-/* clprim_compact and clprim_partition: every check, then the plan. */
+/* clprim_compact, clprim_partition and clprim_partition_three_way: every
+ * check, then the plan. */
 static clprim_status compaction_call(clprim_context *ctx, const char *fn, clprim_compaction c,
                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                      cl_event *event)
 {
-    clprim_region flag_bytes = {0}, src_bytes, dst_bytes, kept_bytes = {0};
+    /* A three-way partition's arguments are first, second and counts_buffer (two counts). */
+    const int three_way = c.partition == 2;
+    const char *keep_name = three_way ? "first" : "keep", *count_name = three_way ? "counts_buffer" : "kept_buffer";
+    const char *flags_name = three_way ? "first->flags" : "keep->flags";
+    clprim_region flag_bytes = {0}, second_flag_bytes = {0}, src_bytes, dst_bytes, kept_bytes = {0};
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, c.t, &c.type);
     if (s == CLPRIM_SUCCESS)
-        s = check_predicate(ctx, c.keep, c.n, &flag_bytes);
+        s = check_predicate(ctx, keep_name, c.keep, c.n, &flag_bytes);
+    if (s == CLPRIM_SUCCESS && three_way)
+        s = check_predicate(ctx, "second", c.second, c.n, &second_flag_bytes);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_src_dst(ctx, fn, "src", &c.src, &c.src_offset, "dst", c.dst, c.dst_offset, c.n, c.type->size,
                                  &src_bytes, &dst_bytes);
     if (s == CLPRIM_SUCCESS && c.kept_buffer)
-        s = clprim_check_buffer(ctx, "kept_buffer", c.kept_buffer, c.kept_offset, 1, sizeof(cl_ulong), CLPRIM_WRITES,
-                                &kept_bytes);
+        s = clprim_check_buffer(ctx, count_name, c.kept_buffer, c.kept_offset, three_way ? 2 : 1, sizeof(cl_ulong),
+                                CLPRIM_WRITES, &kept_bytes);
     /* Outputs meet nothing but src in place; empty regions meet nothing. */
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_disjoint(ctx, fn, "keep->flags", &flag_bytes, "dst", &dst_bytes, 0);
+        s = clprim_check_disjoint(ctx, fn, flags_name, &flag_bytes, "dst", &dst_bytes, 0);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "dst", &dst_bytes, 0);
+        s = clprim_check_disjoint(ctx, fn, "second->flags", &second_flag_bytes, "dst", &dst_bytes, 0);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "src", &src_bytes, 0);
+        s = clprim_check_disjoint(ctx, fn, count_name, &kept_bytes, "dst", &dst_bytes, 0);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_disjoint(ctx, fn, "kept_buffer", &kept_bytes, "keep->flags", &flag_bytes, 0);
+        s = clprim_check_disjoint(ctx, fn, count_name, &kept_bytes, "src", &src_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, count_name, &kept_bytes, flags_name, &flag_bytes, 0);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_disjoint(ctx, fn, count_name, &kept_bytes, "second->flags", &second_flag_bytes, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s != CLPRIM_SUCCESS)
         return s;
     clprim_plan plan;
-    cl_ulong total;
-    clprim_plan_begin(&plan, "compaction");
-    s = clprim_plan_compaction(ctx, &plan, &c, &total);
+    cl_ulong totals[2];
+    clprim_plan_begin(&plan, three_way ? "three-way partition" : "compaction");
+    s = clprim_plan_compaction(ctx, &plan, &c, totals);
     if (s == CLPRIM_SUCCESS)
         s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
     else
         clprim_plan_end(&plan);
-    /* The other programs are the library's own: a build failure is the expression's. */
-    if (s == CLPRIM_BUILD_FAILED && c.keep->keep == CLPRIM_KEEP_EXPRESSION)
-        expression_failed(ctx, c.keep, c.type);
+    /* The other programs are the library's own: a build failure is an expression's. */
+    if (s == CLPRIM_BUILD_FAILED)
+        expression_failed(ctx, &c);
     if (s == CLPRIM_SUCCESS && c.kept)
-        *c.kept = (size_t)total;
+        *c.kept = (size_t)totals[0];
+    if (s == CLPRIM_SUCCESS && c.second_kept)
+        *c.second_kept = (size_t)totals[1];
     return s;
 }
 
@@ -144,7 +185,8 @@ clprim_status clprim_compact(clprim_context *ctx, clprim_type t, const clprim_pr
                              cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
                              const cl_event *event_wait_list, cl_event *event)
 {
-    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 0};
+    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 0,
+                                 NULL, NULL};
     return compaction_call(ctx, "clprim_compact", c, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -153,17 +195,52 @@ clprim_status clprim_partition(clprim_context *ctx, clprim_type t, const clprim_
                                cl_mem kept_buffer, size_t kept_offset, cl_uint num_events_in_wait_list,
                                const cl_event *event_wait_list, cl_event *event)
 {
-    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 1};
+    const clprim_compaction c = {t, NULL, keep, src, src_offset, dst, dst_offset, n, kept, kept_buffer, kept_offset, 1,
+                                 NULL, NULL};
     return compaction_call(ctx, "clprim_partition", c, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_partition_three_way(clprim_context *ctx, clprim_type t, const clprim_predicate *first,
+                                         const clprim_predicate *second, cl_mem src, size_t src_offset, cl_mem dst,
+                                         size_t dst_offset, size_t n, size_t *first_count, size_t *second_count,
+                                         cl_mem counts_buffer, size_t counts_offset, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event)
+{
+    const clprim_compaction c = {t,          NULL,          first,       src,           src_offset,    dst,
+                                 dst_offset, n,             first_count, counts_buffer, counts_offset, 2,
+                                 second,     second_count};
+    return compaction_call(ctx, "clprim_partition_three_way", c, num_events_in_wait_list, event_wait_list, event);
+}
+
+/* A predicate's kernel arguments: its flags (src, never read, unless FLAGGED;
+ * NULL stands for the scratch), their offset and its value (the widest
+ * element; the kernels take es bytes of it). */
+typedef struct {
+    cl_mem flags;
+    cl_ulong flags_offset, value;
+} predicate_args;
+
+static predicate_args predicate_args_of(const clprim_predicate *keep, cl_mem src, size_t es)
+{
+    predicate_args a = {src, 0, 0};
+    if (keep->keep == CLPRIM_KEEP_FLAGGED) {
+        a.flags = keep->flags;
+        a.flags_offset = keep->flags_offset;
+    }
+    if (keep->keep <= CLPRIM_KEEP_NE)
+        memcpy(&a.value, keep->value, es);
+    return a;
 }
 
 clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, const clprim_compaction *c,
                                      cl_ulong *total)
 {
-    const clprim_predicate *keep = c->keep;
-    const size_t es = c->type->size, n = c->n;
-    *total = 0;
-    plan->blocking |= c->kept != NULL;
+    const clprim_predicate *keep = c->keep, *second = c->partition == 2 ? c->second : NULL;
+    const size_t es = c->type->size, n = c->n, lists = second ? 2 : 1; /* counts a chunk, results */
+    total[0] = 0;
+    if (second)
+        total[1] = 0;
+    plan->blocking |= c->kept || (second && c->second_kept);
 
     /* The program is the one-sweep form's wherever that form is available,
      * even for the calls that run its multi-pass kernels (a partition, n == 0,
@@ -173,7 +250,7 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
     const int available = clprim_one_sweep_available(ctx);
     const clprim_tuning shape = clprim_compact_shape(ctx, available);
     clprim_program program;
-    const clprim_status s = clprim_compact_program(ctx, c->t, c->type, keep, &shape, &program);
+    const clprim_status s = clprim_compact_program(ctx, c->t, c->type, keep, second, &shape, &program);
     if (s != CLPRIM_SUCCESS) {
         clprim_program_end(&program);
         return s;
@@ -188,8 +265,10 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
      * counts before it while they fit a tile; else their scan, appended to the
      * plan). A partition places the rejected elements after the total kept
      * count, which only the multi-pass form knows before it writes; its one
-     * group counts first too, when there is anything to place. Scratch: counts
-     * (multi-pass) | the total | the input copy (in place) | the counts' scan. */
+     * group counts first too, when there is anything to place. A three-way
+     * partition counts two lists, each chunk's first part then each chunk's
+     * second, scanned as one. Scratch: counts (multi-pass) | the totals | the
+     * input copy (in place) | the counts' scan. */
     const size_t tiles = available && !c->partition ? clprim_one_sweep_tiles(&shape, n) : 0;
     const int one_sweep = tiles > 0, in_place = c->src == c->dst && c->src_offset == c->dst_offset && n > 0;
     const clprim_split split = clprim_split_range(&shape, n);
@@ -197,8 +276,8 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
     const cl_int seed_mode = c->partition && n > 0 && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
     const cl_int partition = c->partition != 0;
     const cl_ulong counts_offset =
-        clprim_layout_part(&plan->scratch, one_sweep ? 0 : split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
-    const size_t total_at = clprim_layout_part(&plan->scratch, sizeof(cl_ulong));
+        clprim_layout_part(&plan->scratch, one_sweep ? 0 : lists * split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+    const size_t total_at = clprim_layout_part(&plan->scratch, lists * sizeof(cl_ulong));
     const size_t copy_at = in_place ? clprim_layout_part(&plan->scratch, n * es) : 0;
 
     /* The input copy (in place, at the context's tuning's grid); the one
@@ -212,44 +291,53 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
         CLPRIM_PLAN_LAUNCH(plan, compact_cl, "copy_elements", clprim_fill_groups(&ctx->tuning, n), CLPRIM_ARG(c->src),
                            CLPRIM_ARG(from), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(in_offset), CLPRIM_ARG(count));
     }
-    const cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : in; /* unread unless FLAGGED */
-    const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
-    cl_ulong value = 0; /* the widest element; the kernels take es bytes of it */
-    if (keep->keep <= CLPRIM_KEEP_NE)
-        memcpy(&value, keep->value, es);
-    const cl_int write_count = c->kept || c->kept_buffer;
+    predicate_args first = predicate_args_of(keep, in, es), other = predicate_args_of(second ? second : keep, in, es);
+    const cl_int write_count = c->kept || (second && c->second_kept) || c->kept_buffer;
     const cl_ulong count_offset = c->kept_buffer ? c->kept_offset : total_at / sizeof(cl_ulong);
     const cl_ulong out_offset = c->dst_offset;
+    /* The second predicate's arguments close its kernels' lists (three-way only). */
+    const size_t seconds = second ? 3 : 0;
     if (one_sweep) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(
             plan, compact_cl, "compact_tiles", tiles, CLPRIM_BUFFER_ARG(in), CLPRIM_ARG(in_offset),
-            CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(es, &value), CLPRIM_ARG(c->dst),
-            CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG,
+            CLPRIM_BUFFER_ARG(first.flags), CLPRIM_ARG(first.flags_offset), CLPRIM_BYTES(es, &first.value),
+            CLPRIM_ARG(c->dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count), CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG,
             CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset), CLPRIM_ARG(write_count));
         if (l) {
             l->record_tiles = tiles;
             l->record_bytes = sizeof(cl_ulong);
         }
     } else {
-        if (seed_mode != SEED_NONE)
-            CLPRIM_PLAN_LAUNCH(plan, compact_cl, "count_chunks", split.groups, CLPRIM_BUFFER_ARG(in),
-                               CLPRIM_ARG(in_offset), CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset),
-                               CLPRIM_BYTES(es, &value), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts_offset));
+        if (seed_mode != SEED_NONE) {
+            const clprim_arg args[] = {CLPRIM_BUFFER_ARG(in),          CLPRIM_ARG(in_offset),
+                                       CLPRIM_BUFFER_ARG(first.flags), CLPRIM_ARG(first.flags_offset),
+                                       CLPRIM_BYTES(es, &first.value), CLPRIM_ARG(count),
+                                       CLPRIM_ARG(split.chunk),        CLPRIM_SCRATCH_ARG,
+                                       CLPRIM_ARG(counts_offset),      CLPRIM_BUFFER_ARG(other.flags),
+                                       CLPRIM_ARG(other.flags_offset), CLPRIM_BYTES(es, &other.value)};
+            clprim_plan_launch(plan, compact_cl, "count_chunks", split.groups, args,
+                               sizeof args / sizeof *args - 3 + seconds);
+        }
         if (seed_mode == SEED_SCANNED) {
             const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
             clprim_plan_scan(ctx, plan, clprim_type_info_of(CLPRIM_UINT64), &sum, 0, NULL, 0, NULL, counts_offset,
-                             NULL, counts_offset, split.groups);
+                             NULL, counts_offset, lists * split.groups);
         }
-        CLPRIM_PLAN_LAUNCH(plan, compact_cl, "scatter_chunks", split.groups, CLPRIM_BUFFER_ARG(in),
-                           CLPRIM_ARG(in_offset), CLPRIM_BUFFER_ARG(flags), CLPRIM_ARG(flags_offset),
-                           CLPRIM_BYTES(es, &value), CLPRIM_ARG(c->dst), CLPRIM_ARG(out_offset), CLPRIM_ARG(count),
-                           CLPRIM_ARG(split.chunk), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts_offset),
-                           CLPRIM_ARG(seed_mode), CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset),
-                           CLPRIM_ARG(write_count), CLPRIM_ARG(partition));
+        const clprim_arg args[] = {CLPRIM_BUFFER_ARG(in),          CLPRIM_ARG(in_offset),
+                                   CLPRIM_BUFFER_ARG(first.flags), CLPRIM_ARG(first.flags_offset),
+                                   CLPRIM_BYTES(es, &first.value), CLPRIM_ARG(c->dst),
+                                   CLPRIM_ARG(out_offset),         CLPRIM_ARG(count),
+                                   CLPRIM_ARG(split.chunk),        CLPRIM_SCRATCH_ARG,
+                                   CLPRIM_ARG(counts_offset),      CLPRIM_ARG(seed_mode),
+                                   CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset),
+                                   CLPRIM_ARG(write_count),        CLPRIM_ARG(partition),
+                                   CLPRIM_BUFFER_ARG(other.flags), CLPRIM_ARG(other.flags_offset),
+                                   CLPRIM_BYTES(es, &other.value)};
+        clprim_plan_launch(plan, compact_cl, "scatter_chunks", split.groups, args,
+                           sizeof args / sizeof *args - 3 + seconds);
     }
-    if (c->kept)
-        clprim_plan_read(plan, c->kept_buffer, count_offset * sizeof *total, sizeof *total, total);
+    if (c->kept || (second && c->second_kept))
+        clprim_plan_read(plan, c->kept_buffer, count_offset * sizeof *total, lists * sizeof *total, total);
     return CLPRIM_SUCCESS;
 }
 
@@ -267,15 +355,12 @@ static void plan_find(clprim_context *ctx, clprim_plan *plan, clprim_program *pr
     const cl_ulong firsts = clprim_layout_part(&plan->scratch, split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
     const cl_ulong one = 1, count = n, in_offset = src_offset, answer = index_offset, groups = split.groups;
     const cl_int none = -1;
-    const cl_mem flags = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags : src; /* unread unless FLAGGED */
-    const cl_ulong flags_offset = keep->keep == CLPRIM_KEEP_FLAGGED ? keep->flags_offset : 0;
-    cl_ulong value = 0; /* the widest element; the kernel takes the type's bytes of it */
-    if (keep->keep <= CLPRIM_KEEP_NE)
-        memcpy(&value, keep->value, type->size);
+    predicate_args judged = predicate_args_of(keep, src, type->size);
     CLPRIM_PLAN_LAUNCH(plan, compact_cl, "fill_words", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_span), CLPRIM_ARG(one),
                        CLPRIM_ARG(none));
     CLPRIM_PLAN_LAUNCH(plan, compact_cl, "find_first_chunks", split.groups, CLPRIM_ARG(src), CLPRIM_ARG(in_offset),
-                       CLPRIM_ARG(flags), CLPRIM_ARG(flags_offset), CLPRIM_BYTES(type->size, &value),
+                       CLPRIM_ARG(judged.flags), CLPRIM_ARG(judged.flags_offset),
+                       CLPRIM_BYTES(type->size, &judged.value),
                        CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), folds ? CLPRIM_SCRATCH_ARG : CLPRIM_ARG(index),
                        folds ? CLPRIM_ARG(firsts) : CLPRIM_ARG(answer), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(found_span));
     if (folds) {
@@ -300,7 +385,7 @@ clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_pr
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_type(ctx, t, &type);
     if (s == CLPRIM_SUCCESS)
-        s = check_predicate(ctx, keep, n, &flag_bytes);
+        s = check_predicate(ctx, "keep", keep, n, &flag_bytes);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, CLPRIM_READS, &src_bytes);
     if (s == CLPRIM_SUCCESS)
@@ -315,7 +400,7 @@ clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_pr
         return s;
     const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
     clprim_program program;
-    s = clprim_compact_program(ctx, t, type, keep, &shape, &program);
+    s = clprim_compact_program(ctx, t, type, keep, NULL, &shape, &program);
     if (s != CLPRIM_SUCCESS) {
         clprim_program_end(&program);
         return s;
@@ -324,9 +409,9 @@ clprim_status clprim_find_if(clprim_context *ctx, clprim_type t, const clprim_pr
     clprim_plan_begin(&plan, "find");
     plan_find(ctx, &plan, &program, type, keep, src, src_offset, n, index, index_offset);
     s = clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
-    if (s == CLPRIM_BUILD_FAILED && keep->keep == CLPRIM_KEEP_EXPRESSION) {
+    if (s == CLPRIM_BUILD_FAILED) {
         const clprim_compaction c = {.t = t, .type = type, .keep = keep};
-        expression_failed(ctx, c.keep, c.type);
+        expression_failed(ctx, &c);
     }
     return s;
 }
@@ -342,7 +427,7 @@ static void compact_variants(clprim_context *ctx, clprim_variant_walk *walk, clp
     for (int keep = CLPRIM_KEEP_LT; keep < CLPRIM_KEEP_EXPRESSION; keep++) {
         const clprim_predicate predicate = {.keep = (clprim_keep)keep};
         clprim_program p;
-        clprim_walk_variant(walk, clprim_compact_program(ctx, t, type, &predicate, &shape, &p), &p);
+        clprim_walk_variant(walk, clprim_compact_program(ctx, t, type, &predicate, NULL, &shape, &p), &p);
     }
 }
 

@@ -506,6 +506,86 @@ static const workload_kind partition_half = {"partition",     compact_prepare, p
                                              partition_check, partition_bytes, NULL,          NULL,
     "compact", 0};
 
+/* ---- Three-way partition: values 1 to 100; x < 20 first, then x > 50, then the rest ---- */
+
+static int partition3_prepare(workload *w)
+{
+    uint64_t state = first_state(0x94D049BB133111EBull);
+    FOR_EACH_TYPE(w->type, {
+        T *x = w->in;
+        for (size_t i = 0; i < w->n; i++)
+            x[i] = (T)(next_random(&state) % 100 + 1);
+    })
+    cl_int err;
+    w->scratch = calloc(1, sizeof(size_t)); /* the C loop's second count */
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_WRITE, 2 * sizeof(cl_ulong), NULL, &err);
+    return w->scratch && err == CL_SUCCESS && upload(w) && device_output(w, w->in_bytes);
+}
+
+/* 20 and 50 in the element type. */
+static void partition3_limits(clprim_type t, void *below, void *above)
+{
+    FOR_EACH_TYPE(t, {
+        const T low = 20, high = 50;
+        memcpy(below, &low, sizeof low);
+        memcpy(above, &high, sizeof high);
+    })
+}
+
+static clprim_status partition3_run(workload *w)
+{
+    unsigned char below[8], above[8];
+    partition3_limits(w->type, below, above);
+    const clprim_predicate first = {CLPRIM_KEEP_LT, below, NULL, 0, NULL};
+    const clprim_predicate second = {CLPRIM_KEEP_GT, above, NULL, 0, NULL};
+    /* The counts stay on the device: nothing blocks. */
+    return clprim_partition_three_way(w->ctx, w->type, &first, &second, w->in_buf, 0, w->out_buf, 0, w->n, NULL,
+                                      NULL, w->aux_buf, 0, 0, NULL, NULL);
+}
+
+/* Two passes: the parts' sizes, then each element at its part's next place. */
+static void partition3_cpu(workload *w)
+{
+    unsigned char below[8], above[8];
+    partition3_limits(w->type, below, above);
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T *y = w->expect, low, high;
+        memcpy(&low, below, sizeof low);
+        memcpy(&high, above, sizeof high);
+        size_t firsts = 0, seconds = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            firsts += x[i] < low;
+            seconds += !(x[i] < low) && x[i] > high;
+        }
+        size_t at[3] = {0, firsts, firsts + seconds};
+        for (size_t i = 0; i < w->n; i++) {
+            const T v = x[i];
+            y[at[v < low ? 0 : v > high ? 1 : 2]++] = v;
+        }
+        w->count = firsts;
+        *(size_t *)w->scratch = seconds;
+    })
+}
+
+static int partition3_check(workload *w, char *why, size_t size)
+{
+    cl_ulong counts[2] = {0, 0};
+    clEnqueueReadBuffer(clprim_queue(w->ctx), w->aux_buf, CL_TRUE, 0, sizeof counts, counts, 0, NULL, NULL);
+    const size_t seconds = *(const size_t *)w->scratch;
+    if (counts[0] != w->count || counts[1] != seconds) {
+        snprintf(why, size, "parts of %llu and %llu elements, the C loop %zu and %zu", (unsigned long long)counts[0],
+                 (unsigned long long)counts[1], w->count, seconds);
+        return 0;
+    }
+    return same_bytes(w, w->n * w->elem, why, size); /* every element is written */
+}
+
+static const workload_kind partition_three_way = {"partition-three-way", partition3_prepare, partition3_run,
+                                                  partition3_cpu,        partition3_check,   partition_bytes,
+                                                  NULL,                  NULL,               "compact",
+                                                  1};
+
 /* ---- By key: int32 keys in runs of about 100, the values w->in ---- */
 
 #define MEAN_RUN 100
@@ -1643,9 +1723,10 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 
 const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
-    &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
-    &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs, &histogram_256,
-    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &segmented_reduce, &box_sort,       NULL};
+    &argmax_to,      &compact_half,   &partition_half, &partition_three_way, &find_if, &transform,
+    &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
+    &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &search, &segmented_reduce,
+    &box_sort, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

@@ -24,7 +24,8 @@ typedef struct {
     int (*supports)(clprim_type t);             /* NULL: every type */
     void (*openmp)(workload *w);                /* the C loop over every core; NULL where there is none */
     const char *primitive;                      /* the library's primitive it runs (src/algorithms/primitives.h) */
-    int per_expression; /* it builds a program for a caller's expression, which no warm-up can build ahead */
+    int first_use; /* it builds a program no warm-up builds ahead (one per caller's expression, or per
+                      pair of predicates), on its first call */
 } workload_kind;
 
 struct workload {

@@ -816,9 +816,12 @@ void clprim_expression_build_failed(clprim_context *ctx, const char *what, const
 void clprim_expression_option(const clprim_context *ctx, clprim_options *o, const char *name,
                               const char *expression)
 {
+    static const char correct_divide[] = "-cl-fp32-correctly-rounded-divide-sqrt";
+    const char *before = clprim_options_text(o);
+    const int has = before && strstr(before, correct_divide) != NULL; /* a second expression's program */
     clprim_options_add(o, "-D%s=%s", name, expression);
-    if (ctx->has_correct_divide)
-        clprim_options_add(o, "-cl-fp32-correctly-rounded-divide-sqrt");
+    if (ctx->has_correct_divide && !has)
+        clprim_options_add(o, "%s", correct_divide);
 }
 
 const char *clprim_scalar_name(clprim_type t)
