@@ -55,7 +55,7 @@ bool before(const T a, const T b)
 #define DEFINE_MERGE_PATH(NAME, INDEX, PARAMS, AT_A, AT_B)                       \
     INDEX NAME(PARAMS, const INDEX la, const INDEX lb, const INDEX d)           \
     {                                                                           \
-        INDEX lo = d > lb ? d - lb : 0, hi = min(d, la);                        \
+        INDEX lo = max(d, lb) - lb, hi = min(d, la);                        \
         while (lo < hi) {                                                       \
             const INDEX mid = lo + (hi - lo) / 2;                               \
             if (before(AT_B(d - 1 - mid), AT_A(mid)))                           \
@@ -297,7 +297,7 @@ void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global 
     const uint lid = get_local_id(0), first = lid * ITEMS;
     const ulong base = get_group_id(0) * (ulong)TILE;
     const uint count = (uint)min((ulong)TILE, n - base);
-    const uint mine = count > first ? min((uint)ITEMS, count - first) : 0;
+    const uint mine = min((uint)ITEMS, max(count, first) - first);
     keys_out += keys_out_offset;
 
     load_keys(keys_in + keys_in_offset, base, n, keys, (T)0);
@@ -324,8 +324,8 @@ void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global 
         for (uint k = 0; k < ITEMS; k++)
             keys[PAD(first + k)] = key[k];
         const uint ps = first / (2 * width) * (2 * width);
-        const uint la = count > ps ? min(width, count - ps) : 0;
-        const uint lb = count > ps + la ? min(width, count - ps - la) : 0;
+        const uint la = min(width, max(count, ps) - ps);
+        const uint lb = min(width, max(count, ps + la) - (ps + la));
         const uint d = min(first - ps, la + lb), end = min(d + ITEMS, la + lb);
         const bool last = lid + 1 == WG || (first + ITEMS) % (2 * width) == 0;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -395,16 +395,17 @@ void merge_pieces(__global const T *a, ulong a_offset, __global const T *b, ulon
     uint from[ITEMS];
     merge_local(keys, splits_l, &bad, 0, la, total - la, min(first, total), min(first + ITEMS, total), lid + 1 == WG,
                 key, from);
+    const uint mine = min((uint)ITEMS, max(total, first) - first);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++)
-        keys[PAD(first + k)] = key[k];
+        if (k < mine)
+            keys[PAD(first + k)] = key[k];
     barrier(CLK_LOCAL_MEM_FENCE);
     store_keys(out + out_offset, g * piece, n, keys);
 #if VALUE_BYTES
     __local value_t *values = (__local value_t *)words;
     av += av_offset + at_a;
     bv += bv_offset + at_b;
-    const uint mine = total > first ? min((uint)ITEMS, total - first) : 0;
     value_t v[ITEMS];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++) {

@@ -1168,6 +1168,79 @@ static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
 
+/* ---- Merge sort by the comparator "a < b": keys alone and (key, uint32
+ * value) pairs, on the radix sort's data (full-entropy integer keys) ---- */
+
+static int merge_sortable(clprim_type t)
+{
+    return sortable(t) && !is_floating(t); /* random float bits hold NaNs, which "a < b" does not order */
+}
+
+static clprim_status merge_sort_keys_run(workload *w)
+{
+    return clprim_merge_sort(w->ctx, w->type, CLPRIM_UINT32, "a < b", w->in_buf, 0, w->out_buf, 0, NULL, 0, NULL, 0,
+                             w->n, 0, NULL, NULL);
+}
+
+static clprim_status merge_sort_pairs_run(workload *w)
+{
+    size_t values_at = w->n * w->elem / sizeof(uint32_t);
+    return clprim_merge_sort(w->ctx, w->type, CLPRIM_UINT32, "a < b", w->in_buf, 0, w->out_buf, 0, w->in_buf,
+                             values_at, w->out_buf, values_at, w->n, 0, NULL, NULL);
+}
+
+/* A bottom-up stable merge sort of the keys' ordered forms (for integers, the
+ * order of "a < b"), the values moved with them. */
+static void merge_sort_cpu(workload *w, int pairs)
+{
+    const size_t n = w->n;
+    const unsigned width = 8 * (unsigned)w->elem;
+    uint64_t *keys = w->scratch, *tmp_keys = keys + n;
+    uint32_t *values = (uint32_t *)(tmp_keys + n), *tmp_values = values + n;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = sort_ordered(w->type, sort_key_at(w->in, w->elem, i), width);
+    if (pairs)
+        memcpy(values, sort_values(w->in, w), n * sizeof *values);
+    for (size_t run = 1; run < n; run *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * run) {
+            const size_t mid = n - lo > run ? lo + run : n, hi = n - lo > 2 * run ? lo + 2 * run : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                const size_t from = keys[j] < keys[i] ? j++ : i++;
+                tmp_keys[k] = keys[from];
+                if (pairs)
+                    tmp_values[k] = values[from];
+                k++;
+            }
+            memcpy(tmp_keys + k, keys + i, (mid - i) * sizeof *keys);
+            memcpy(tmp_keys + k + (mid - i), keys + j, (hi - j) * sizeof *keys);
+            if (pairs) {
+                memcpy(tmp_values + k, values + i, (mid - i) * sizeof *values);
+                memcpy(tmp_values + k + (mid - i), values + j, (hi - j) * sizeof *values);
+            }
+        }
+        uint64_t *swap_keys = keys;
+        keys = tmp_keys, tmp_keys = swap_keys;
+        uint32_t *swap_values = values;
+        values = tmp_values, tmp_values = swap_values;
+    }
+    /* For integers the ordered form is its own inverse (the sign bit flipped, or nothing). */
+    for (size_t i = 0; i < n; i++)
+        sort_key_put(w->expect, w->elem, i, sort_ordered(w->type, keys[i], width));
+    if (pairs)
+        memcpy(sort_values(w->expect, w), values, n * sizeof *values);
+}
+
+static void merge_sort_keys_cpu(workload *w) { merge_sort_cpu(w, 0); }
+static void merge_sort_pairs_cpu(workload *w) { merge_sort_cpu(w, 1); }
+
+static const workload_kind merge_sort_keys = {"merge-sort", sort_keys_prepare, merge_sort_keys_run,
+                                              merge_sort_keys_cpu, whole_output_check, in_and_out_bytes,
+                                              merge_sortable, NULL, "merge_sort", 1};
+static const workload_kind merge_sort_pairs = {"merge-sort-pairs", sort_pairs_prepare, merge_sort_pairs_run,
+                                               merge_sort_pairs_cpu, whole_output_check, in_and_out_bytes,
+                                               merge_sortable, NULL, "merge_sort", 1};
+
 /* ---- Segmented reduce: CUB's shape, segment lengths uniform in 1..127 ---- */
 
 /* The offsets (w->scratch, segments + 1 of them) of segments whose lengths
@@ -1580,7 +1653,7 @@ const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &find_if,      &transform,       &transform_reduce,
     &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &histogram_256,
-    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &search,          &segmented_reduce, &box_sort,       NULL};
+    &histogram_range, &threshold_planar, &sort_keys,  &sort_pairs,    &merge_sort_keys, &merge_sort_pairs, &search,          &segmented_reduce, &box_sort,       NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
