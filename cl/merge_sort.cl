@@ -122,6 +122,22 @@ merge_pair piece_of(const ulong g, const ulong piece, const ulong n, const ulong
     return p;
 }
 
+/* The kernels of the two shapes take the same arguments. merge_block_sort:
+ * keys_in sorted in runs of `run` into keys_out, keys_tmp there a second
+ * buffer; with `indices`, the values are the keys' positions (values_in is not
+ * read). merge_pieces: piece g of a pass's pairs of runs (a's run of pair p at
+ * p * (wa + wb), b's at p * (wa + wb) + b_skip) from the splits into out. */
+#define BLOCK_SORT_PARAMS                                                                                        \
+    __global const T *keys_in, ulong keys_in_offset, __global T *keys_out, ulong keys_out_offset,                \
+        __global T *keys_tmp, ulong keys_tmp_offset, __global const value_t *values_in, ulong values_in_offset,  \
+        __global value_t *values_out, ulong values_out_offset, __global value_t *values_tmp,                     \
+        ulong values_tmp_offset, uint indices, ulong n, ulong run
+#define MERGE_PIECES_PARAMS                                                                                      \
+    __global const T *a, ulong a_offset, __global const T *b, ulong b_offset, __global const value_t *av,       \
+        ulong av_offset, __global const value_t *bv, ulong bv_offset, __global T *out, ulong out_offset,         \
+        __global value_t *ov, ulong ov_offset, ulong n, ulong wa, ulong wb, ulong b_skip, ulong piece,           \
+        __global const ulong *splits, ulong splits_offset, __global const uint *flags, ulong flag_offset
+
 #if WG == 1
 
 /* ---- The CPU shape: one work-item a group, a chunk or a piece each ---- */
@@ -162,13 +178,9 @@ void merge_runs(__global const T *a, __global const value_t *av, const ulong na,
 
 /* Group g sorts keys_in[g * run, + run) into keys_out, keys_tmp's elements
  * there its second buffer: insertion sorts of SMALL_RUN keys, then merges of
- * runs twice as long, ping-ponging so that the last lands in keys_out. With
- * `indices`, the values are the keys' positions (values_in is not read). */
+ * runs twice as long, ping-ponging so that the last lands in keys_out. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global T *keys_out, ulong keys_out_offset,
-                      __global T *keys_tmp, ulong keys_tmp_offset, __global const value_t *values_in,
-                      ulong values_in_offset, __global value_t *values_out, ulong values_out_offset,
-                      __global value_t *values_tmp, ulong values_tmp_offset, uint indices, ulong n, ulong run)
+void merge_block_sort(BLOCK_SORT_PARAMS)
 {
     const ulong begin = get_group_id(0) * run, end = min(n, begin + run);
     if (begin >= n)
@@ -218,11 +230,7 @@ void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global 
 
 /* Group g merges piece g of the pass sequentially, from the splits. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void merge_pieces(__global const T *a, ulong a_offset, __global const T *b, ulong b_offset,
-                  __global const value_t *av, ulong av_offset, __global const value_t *bv, ulong bv_offset,
-                  __global T *out, ulong out_offset, __global value_t *ov, ulong ov_offset, ulong n, ulong wa,
-                  ulong wb, ulong b_skip, ulong piece, __global const ulong *splits, ulong splits_offset,
-                  __global const uint *flags, ulong flag_offset)
+void merge_pieces(MERGE_PIECES_PARAMS)
 {
     const ulong g = get_group_id(0);
     ulong d, end, s, e;
@@ -285,10 +293,7 @@ void merge_local(__local const T *keys, __local uint *splits_l, __local uint *ba
  * log2(WG) rounds of merges of runs in local memory. Values (or, with
  * `indices`, the keys' positions) follow the keys' tile positions at the end. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global T *keys_out, ulong keys_out_offset,
-                      __global T *keys_tmp, ulong keys_tmp_offset, __global const value_t *values_in,
-                      ulong values_in_offset, __global value_t *values_out, ulong values_out_offset,
-                      __global value_t *values_tmp, ulong values_tmp_offset, uint indices, ulong n, ulong run)
+void merge_block_sort(BLOCK_SORT_PARAMS)
 {
     __local ulong words[PADDED_TILE]; /* keys, positions and values in turn */
     __local uint splits_l[WG], bad;
@@ -368,11 +373,7 @@ void merge_block_sort(__global const T *keys_in, ulong keys_in_offset, __global 
  * staged in local memory one after the other, each work-item merging ITEMS
  * outputs from its own split, the keys (then the values) stored coalesced. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void merge_pieces(__global const T *a, ulong a_offset, __global const T *b, ulong b_offset,
-                  __global const value_t *av, ulong av_offset, __global const value_t *bv, ulong bv_offset,
-                  __global T *out, ulong out_offset, __global value_t *ov, ulong ov_offset, ulong n, ulong wa,
-                  ulong wb, ulong b_skip, ulong piece, __global const ulong *splits, ulong splits_offset,
-                  __global const uint *flags, ulong flag_offset)
+void merge_pieces(MERGE_PIECES_PARAMS)
 {
     __local ulong words[PADDED_TILE];
     __local uint splits_l[WG], bad;

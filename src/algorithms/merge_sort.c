@@ -52,11 +52,17 @@ static clprim_status check_value_type(clprim_context *ctx, const char *fn, clpri
     return CLPRIM_SUCCESS;
 }
 
-static void merge_program(const clprim_context *ctx, const merge_spec *m, clprim_program *p)
+/* Begins the plan with its one program, merge_sort.cl for the spec; returns
+ * the program's index. */
+static unsigned merge_plan_begin(const clprim_context *ctx, clprim_plan *plan, const char *purpose,
+                                 const merge_spec *m)
 {
-    clprim_program_begin(ctx, p, "merge sort", MERGE_FILE, &ctx->tuning, m->key, -1);
-    clprim_options_add(&p->options, "-DVALUE_BYTES=%zu", m->value ? m->value->size : 0);
-    clprim_expression_option(ctx, &p->options, "LESS", m->less);
+    clprim_plan_begin(plan, purpose);
+    clprim_program p;
+    clprim_program_begin(ctx, &p, purpose, MERGE_FILE, &ctx->tuning, m->key, -1);
+    clprim_options_add(&p.options, "-DVALUE_BYTES=%zu", m->value ? m->value->size : 0);
+    clprim_expression_option(ctx, &p.options, "LESS", m->less);
+    return clprim_plan_program(plan, &p);
 }
 
 /* Outputs a merge launch's work-group writes, and the sort's first runs: a
@@ -197,10 +203,7 @@ clprim_status clprim_merge_sort(clprim_context *ctx, clprim_type key_type, clpri
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS) {
         clprim_plan plan;
-        clprim_plan_begin(&plan, "merge sort");
-        clprim_program program;
-        merge_program(ctx, &m, &program);
-        const unsigned merge_cl = clprim_plan_program(&plan, &program);
+        const unsigned merge_cl = merge_plan_begin(ctx, &plan, "merge sort", &m);
         if (n > 0) {
             /* Without values the value places are never read: any buffer fills them. */
             const merge_place in = {keys_in, keys_in_offset, values_in ? values_in : values_out ? values_out : keys_in,
@@ -261,10 +264,7 @@ clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_typ
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS) {
         clprim_plan plan;
-        clprim_plan_begin(&plan, "merge");
-        clprim_program program;
-        merge_program(ctx, &m, &program);
-        const unsigned merge_cl = clprim_plan_program(&plan, &program);
+        const unsigned merge_cl = merge_plan_begin(ctx, &plan, "merge", &m);
         if (n > 0) {
             /* Without values the value places are never read: the keys fill them. */
             merge_place a = {a_keys, a_keys_offset, values_out ? a_values : a_keys, a_values_offset},
