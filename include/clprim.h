@@ -161,7 +161,8 @@ CLPRIM_API const char *clprim_version_string(void);
  * edges, radix and box sort, thresholds, k-means), so that later calls compile
  * nothing: in this context, and through the disk cache in any context on the
  * same device and tuning. Still compiled on first use: compaction by
- * CLPRIM_KEEP_EXPRESSION and callers' operators (once per expression), and scan
+ * CLPRIM_KEEP_EXPRESSION, callers' operators and the comparators of
+ * clprim_merge_sort and clprim_merge (once per expression), and scan
  * by key (once per key type, value type and operator). Programs already
  * cached are loaded, not rebuilt. Stops at the first program that fails and
  * returns its status and message (CLPRIM_KERNEL_NOT_FOUND, CLPRIM_BUILD_FAILED,
