@@ -161,9 +161,10 @@ CLPRIM_API const char *clprim_version_string(void);
  * edges, radix and box sort, thresholds, k-means), so that later calls compile
  * nothing: in this context, and through the disk cache in any context on the
  * same device and tuning. Still compiled on first use: compaction by
- * CLPRIM_KEEP_EXPRESSION and callers' operators (once per expression), scan
- * by key (once per key type, value type and operator), and the three-way
- * partition (once per type and pair of predicate kinds). Programs already
+ * CLPRIM_KEEP_EXPRESSION, callers' operators and the comparators of
+ * clprim_merge_sort and clprim_merge (once per expression), the by-key calls
+ * (once per key type, value type and operator), and the three-way partition
+ * (once per type and pair of predicate kinds). Programs already
  * cached are loaded, not rebuilt. Stops at the first program that fails and
  * returns its status and message (CLPRIM_KERNEL_NOT_FOUND, CLPRIM_BUILD_FAILED,
  * ...). On PoCL's CPU device it builds about 150 programs, in about 20 s on two
@@ -1095,6 +1096,77 @@ CLPRIM_API clprim_status clprim_search_sorted(clprim_context *ctx, clprim_type k
                                               size_t m, cl_mem result, size_t result_offset,
                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                               cl_event *event);
+
+/* Stable merge sort of n keys of any type by the caller's comparator, with
+ * a value per key when values_out is not NULL.
+ *   less  an OpenCL C expression over a and b, two keys (of key_type's OpenCL
+ *         type: int, uint, long, ulong, float, double, uchar), true (non-zero)
+ *         when a must come before b: "a < b", "a > b" (descending),
+ *         "fabs(a) < fabs(b)", "(a >> 8) < (b >> 8)" (on part of the key). The
+ *         grammar, the limits and the messages are those of clprim_predicate's
+ *         expression, with a and b as the only names; like every kernel, the
+ *         compiled program is cached in memory and on disk, keyed by the
+ *         expression, the key type and the value size, so the first call with
+ *         a new one pays a compile.
+ * Keys that compare neither way keep their input order (stable), with their
+ * values. less must be a strict weak order (as for std::stable_sort): never
+ * less(x, x), and "neither before the other" transitive. Under "a < b" a
+ * float NaN compares false both ways, which breaks that: with NaNs the order
+ * is unspecified (order them in the comparator, for instance
+ * "isnan(b) && !isnan(a) || a < b" puts them last). With any comparator that is
+ * no such order, the call still reads and writes nothing outside its buffers,
+ * ends, and gives the same result on every run: keys_out is then some
+ * permutation of the keys (each value still beside its own key), in an
+ * unspecified order.
+ * Keys are read from keys_in and written to keys_out; in place when the two
+ * are the same elements; other overlaps are CLPRIM_INVALID_ARGUMENT. Values:
+ * value_type is any type (moved as bits, so doubles need no fp64); values_in
+ * NULL means the indices 0..n-1 (values_out receives the sorting permutation;
+ * value_type must then be CLPRIM_UINT32, n at most 2^32, or CLPRIM_UINT64);
+ * values_in and values_out the same elements sort the values in place. An
+ * output may meet no other input or output. values_out NULL sorts the keys
+ * alone (value_type, values_in and their offsets are ignored). Offsets count
+ * elements of their own type. n == 0 writes nothing (the comparator is still
+ * compiled, so a bad one fails). Enqueues only; the same bits on every run.
+ * Errors: an unknown key type, a double key without fp64
+ * (CLPRIM_UNSUPPORTED), a NULL, empty or refused less: CLPRIM_INVALID_ARGUMENT
+ * naming less; an unknown value type, or indices of the wrong type:
+ * CLPRIM_INVALID_ARGUMENT; buffers shorter than offset + n:
+ * CLPRIM_BUFFER_TOO_SMALL; overlaps as above: CLPRIM_INVALID_ARGUMENT; a
+ * comparator the compiler rejects: CLPRIM_BUILD_FAILED with its log, naming
+ * less. A failed call enqueues nothing.
+ * Work: sorted runs of a tile each (on a CPU, of n / groups keys, one core
+ * each), then log2(n / run) passes, each merging pairs of runs; the context's
+ * scratch holds a copy of the keys (and values). */
+CLPRIM_API clprim_status clprim_merge_sort(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                           const char *less, cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
+                                           size_t keys_out_offset, cl_mem values_in, size_t values_in_offset,
+                                           cl_mem values_out, size_t values_out_offset, size_t n,
+                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                           cl_event *event);
+
+/* The stable merge of two arrays sorted by the same comparator (less, as
+ * clprim_merge_sort's) into keys_out[keys_out_offset .. + na + nb): of keys
+ * that compare neither way, a's come first, each array's in its order. With
+ * values_out not NULL, a_values and b_values (na and nb elements of
+ * value_type, any type, moved as bits) follow their keys into values_out;
+ * with values_out NULL they are ignored. Arrays that are not sorted, or a
+ * comparator that is no strict weak order, give some permutation of the
+ * inputs, the same on every run. na or nb may be 0 (its buffer is still
+ * checked); the inputs may overlap each other; an output may meet no input
+ * and not the other output (CLPRIM_INVALID_ARGUMENT). Enqueues only.
+ * Errors: those of clprim_merge_sort for the types and less; na + nb beyond
+ * size_t: CLPRIM_INVALID_ARGUMENT; buffers shorter than offset + their count:
+ * CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing.
+ * Work: one pass of clprim_merge_sort: a binary search a tile of output, then
+ * each tile merged from its two slices. */
+CLPRIM_API clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                      const char *less, cl_mem a_keys, size_t a_keys_offset, cl_mem a_values,
+                                      size_t a_values_offset, size_t na, cl_mem b_keys, size_t b_keys_offset,
+                                      cl_mem b_values, size_t b_values_offset, size_t nb, cl_mem keys_out,
+                                      size_t keys_out_offset, cl_mem values_out, size_t values_out_offset,
+                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                      cl_event *event);
 
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
  *     id = (iz * dims[1] + iy) * dims[0] + ix,

@@ -17,6 +17,7 @@
     X(histogram_range)                                                                                           \
     X(radix_sort)                                                                                                \
     X(search)                                                                                                    \
+    X(merge_sort)                                                                                                \
     X(segmented_reduce)                                                                                          \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \

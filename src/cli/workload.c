@@ -1267,6 +1267,47 @@ static uint64_t sort_ordered(clprim_type t, uint64_t k, unsigned width)
     return k ^ sign;
 }
 
+/* The C sorts' keys as 64-bit words (their ordered form, or as they are)
+ * and values, in w->scratch, each followed by room for a copy. */
+typedef struct {
+    uint64_t *keys, *tmp_keys;
+    uint32_t *values, *tmp_values;
+} sort_arrays;
+
+static sort_arrays sort_cpu_begin(workload *w, int pairs, int ordered)
+{
+    const size_t n = w->n;
+    sort_arrays a = {w->scratch, (uint64_t *)w->scratch + n, NULL, NULL};
+    a.values = (uint32_t *)(a.tmp_keys + n), a.tmp_values = a.values + n;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = sort_key_at(w->in, w->elem, i);
+        a.keys[i] = ordered ? sort_ordered(w->type, k, 8 * (unsigned)w->elem) : k;
+    }
+    if (pairs)
+        memcpy(a.values, sort_values(w->in, w), n * sizeof *a.values);
+    return a;
+}
+
+/* The sorted copies become the arrays (after a pass of the C sorts). */
+static void sort_cpu_swap(sort_arrays *a)
+{
+    uint64_t *keys = a->keys;
+    a->keys = a->tmp_keys, a->tmp_keys = keys;
+    uint32_t *values = a->values;
+    a->values = a->tmp_values, a->tmp_values = values;
+}
+
+/* The sorted keys (from their ordered form, for integers its own inverse) and
+ * values to expect, laid out as the device writes them. */
+static void sort_cpu_end(workload *w, int pairs, int ordered, const sort_arrays *a)
+{
+    for (size_t i = 0; i < w->n; i++)
+        sort_key_put(w->expect, w->elem, i,
+                     ordered ? sort_ordered(w->type, a->keys[i], 8 * (unsigned)w->elem) : a->keys[i]);
+    if (pairs)
+        memcpy(sort_values(w->expect, w), a->values, w->n * sizeof *a->values);
+}
+
 /* LSD radix sort, 8 bits a pass over the key's width (4 passes for 32-bit keys,
  * 8 for 64-bit): stable counting sorts of the keys, and of the values with
  * them; the result goes to expect laid out as the device writes it. */
@@ -1274,33 +1315,22 @@ static void sort_cpu(workload *w, int pairs)
 {
     const size_t n = w->n;
     const unsigned width = 8 * (unsigned)w->elem;
-    uint64_t *keys = w->scratch, *tmp_keys = keys + n;
-    uint32_t *values = (uint32_t *)(tmp_keys + n), *tmp_values = values + n;
-    for (size_t i = 0; i < n; i++)
-        keys[i] = sort_key_at(w->in, w->elem, i);
-    if (pairs)
-        memcpy(values, sort_values(w->in, w), n * sizeof *values);
+    sort_arrays a = sort_cpu_begin(w, pairs, 0);
     for (unsigned shift = 0; shift < width; shift += 8) {
         size_t start[257] = {0};
         for (size_t i = 0; i < n; i++)
-            start[((sort_ordered(w->type, keys[i], width) >> shift) & 255) + 1]++;
+            start[((sort_ordered(w->type, a.keys[i], width) >> shift) & 255) + 1]++;
         for (size_t d = 0; d < 256; d++)
             start[d + 1] += start[d];
         for (size_t i = 0; i < n; i++) {
-            size_t to = start[(sort_ordered(w->type, keys[i], width) >> shift) & 255]++;
-            tmp_keys[to] = keys[i];
+            size_t to = start[(sort_ordered(w->type, a.keys[i], width) >> shift) & 255]++;
+            a.tmp_keys[to] = a.keys[i];
             if (pairs)
-                tmp_values[to] = values[i];
+                a.tmp_values[to] = a.values[i];
         }
-        uint64_t *swap_keys = keys;
-        keys = tmp_keys, tmp_keys = swap_keys;
-        uint32_t *swap_values = values;
-        values = tmp_values, tmp_values = swap_values;
+        sort_cpu_swap(&a);
     }
-    for (size_t i = 0; i < n; i++)
-        sort_key_put(w->expect, w->elem, i, keys[i]);
-    if (pairs)
-        memcpy(sort_values(w->expect, w), values, n * sizeof *values);
+    sort_cpu_end(w, pairs, 0, &a);
 }
 
 static void sort_keys_cpu(workload *w) { sort_cpu(w, 0); }
@@ -1312,6 +1342,66 @@ static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_key
 static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
+
+/* ---- Merge sort by the comparator "a < b": keys alone and (key, uint32
+ * value) pairs, on the radix sort's data (full-entropy integer keys) ---- */
+
+static int merge_sortable(clprim_type t)
+{
+    return sortable(t) && !is_floating(t); /* random float bits hold NaNs, which "a < b" does not order */
+}
+
+static clprim_status merge_sort_keys_run(workload *w)
+{
+    return clprim_merge_sort(w->ctx, w->type, CLPRIM_UINT32, "a < b", w->in_buf, 0, w->out_buf, 0, NULL, 0, NULL, 0,
+                             w->n, 0, NULL, NULL);
+}
+
+static clprim_status merge_sort_pairs_run(workload *w)
+{
+    size_t values_at = w->n * w->elem / sizeof(uint32_t);
+    return clprim_merge_sort(w->ctx, w->type, CLPRIM_UINT32, "a < b", w->in_buf, 0, w->out_buf, 0, w->in_buf,
+                             values_at, w->out_buf, values_at, w->n, 0, NULL, NULL);
+}
+
+/* A bottom-up stable merge sort of the keys' ordered forms (for integers, the
+ * order of "a < b"), the values moved with them. */
+static void merge_sort_cpu(workload *w, int pairs)
+{
+    const size_t n = w->n;
+    sort_arrays a = sort_cpu_begin(w, pairs, 1);
+    for (size_t run = 1; run < n; run *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * run) {
+            const size_t mid = n - lo > run ? lo + run : n, hi = n - lo > 2 * run ? lo + 2 * run : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                const size_t from = a.keys[j] < a.keys[i] ? j++ : i++;
+                a.tmp_keys[k] = a.keys[from];
+                if (pairs)
+                    a.tmp_values[k] = a.values[from];
+                k++;
+            }
+            memcpy(a.tmp_keys + k, a.keys + i, (mid - i) * sizeof *a.keys);
+            memcpy(a.tmp_keys + k + (mid - i), a.keys + j, (hi - j) * sizeof *a.keys);
+            if (pairs) {
+                memcpy(a.tmp_values + k, a.values + i, (mid - i) * sizeof *a.values);
+                memcpy(a.tmp_values + k + (mid - i), a.values + j, (hi - j) * sizeof *a.values);
+            }
+        }
+        sort_cpu_swap(&a);
+    }
+    sort_cpu_end(w, pairs, 1, &a);
+}
+
+static void merge_sort_keys_cpu(workload *w) { merge_sort_cpu(w, 0); }
+static void merge_sort_pairs_cpu(workload *w) { merge_sort_cpu(w, 1); }
+
+static const workload_kind merge_sort_keys = {"merge-sort", sort_keys_prepare, merge_sort_keys_run,
+                                              merge_sort_keys_cpu, whole_output_check, in_and_out_bytes,
+                                              merge_sortable, NULL, "merge_sort", 1};
+static const workload_kind merge_sort_pairs = {"merge-sort-pairs", sort_pairs_prepare, merge_sort_pairs_run,
+                                               merge_sort_pairs_cpu, whole_output_check, in_and_out_bytes,
+                                               merge_sortable, NULL, "merge_sort", 1};
 
 /* ---- Segmented reduce: CUB's shape, segment lengths uniform in 1..127 ---- */
 
@@ -1725,8 +1815,8 @@ const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
     &argmax_to,      &compact_half,   &partition_half, &partition_three_way, &find_if, &transform,
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
-    &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &search, &segmented_reduce,
-    &box_sort, NULL};
+    &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
+    &merge_sort_pairs, &search, &segmented_reduce, &box_sort, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
