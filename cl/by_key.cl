@@ -90,7 +90,7 @@ uint is_head(__global const KEY_T *keys, const ulong i)
  * missing end as identity pairs, and returns the pair of work-item lid's ITEMS
  * consecutive elements. */
 seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
-              __local T *tile, __local uint *heads)
+              __local T *tile, __local uchar *heads)
 {
     const uint lid = get_local_id(0);
     load_tile(values, base, end, tile, IDENTITY);
@@ -229,13 +229,22 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
     return runs_fold_walk(RUNS_NONTRIVIAL, 0, keys, values, begin, end, n);
 }
 
-/* Local memory of a runs kernel: a padded tile of 8-byte words that stages
- * keys, values and outputs in turn, and between them holds the work-group
- * scan's slots (a part is at most 3 words). So the kernels need no more than
- * the scan's budget (clprim_local_bytes_needed). */
-#define STAGE_WORDS (PADDED_TILE > 3 * WG ? PADDED_TILE : 3 * WG)
+/* Local memory of a runs kernel: a padded tile of words that stages keys,
+ * values and outputs in turn, and between them holds the work-group scan's
+ * slots. A word is 4 bytes where keys and values both fit (non-trivial runs'
+ * cl_ulong values do not), since local memory decides how many work-groups
+ * share a compute unit: on an H100 a by-key call over int32 staged in 8-byte
+ * words ran at about half the compaction's speed. At most the scan's budget
+ * (clprim_local_bytes_needed). */
+#if CLPRIM_FIELD(KEY, BYTES) == 8 || CLPRIM_FIELD(TYPE, BYTES) == 8
+#define STAGE_T ulong
+#else
+#define STAGE_T uint
+#endif
+#define SLOT_WORDS ((sizeof(part) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T))
+#define STAGE_WORDS (PADDED_TILE > SLOT_WORDS * WG ? PADDED_TILE : SLOT_WORDS * WG)
 #define RUNS_LOCALS                                  \
-    __local ulong stage[STAGE_WORDS];                 \
+    __local STAGE_T stage[STAGE_WORDS];               \
     __local part *slots = (__local part *)stage;      \
     KEY_T key[ITEMS];                                \
     T value[ITEMS];                                  \
@@ -247,7 +256,7 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
  * heads and whether each is selected. Returns their part; the stage is free
  * again on return. */
 part load_items(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
-                const ulong n, const int mode, __local ulong *stage, KEY_T *key, T *value, uchar *head,
+                const ulong n, const int mode, __local STAGE_T *stage, KEY_T *key, T *value, uchar *head,
                 uchar *selected)
 {
     const uint first = get_local_id(0) * ITEMS;
@@ -297,7 +306,7 @@ part load_items(__global const KEY_T *keys, __global const T *values, const ulon
  * by place in local memory, keys then values, and written out coalesced from
  * output carry.count on. The scan's last barrier frees the stage. */
 void write_items(const int mode, const prefix carry, const part before, const uint total, const ulong base,
-                 const KEY_T *key, T *value, const uchar *head, const uchar *selected, __local ulong *stage,
+                 const KEY_T *key, T *value, const uchar *head, const uchar *selected, __local STAGE_T *stage,
                  __global KEY_T *keys_out, __global T *values_out)
 {
     const uint lid = get_local_id(0), first = lid * ITEMS;
@@ -308,8 +317,8 @@ void write_items(const int mode, const prefix carry, const part before, const ui
         if (mode != RUNS_FIRST)
             value[k] = run.value; /* what an output here writes */
         if (selected[k]) {
-            if (mode == RUNS_NONTRIVIAL)
-                stage[PAD(at)] = base + first + k + 1 - (ulong)value[k];
+            if (mode == RUNS_NONTRIVIAL) /* T is cl_ulong there: so is the stage */
+                ((__local ulong *)stage)[PAD(at)] = base + first + k + 1 - (ulong)value[k];
             else
                 ((__local KEY_T *)stage)[PAD(at)] = key[k];
             at++;
@@ -318,7 +327,7 @@ void write_items(const int mode, const prefix carry, const part before, const ui
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = lid; j < total; j += WG)
         if (mode == RUNS_NONTRIVIAL)
-            ((__global ulong *)keys_out)[carry.count + j] = stage[PAD(j)];
+            ((__global ulong *)keys_out)[carry.count + j] = ((__local ulong *)stage)[PAD(j)];
         else
             keys_out[carry.count + j] = ((__local KEY_T *)stage)[PAD(j)];
     /* The values, when there are any; the barriers stay outside any branch
@@ -449,7 +458,7 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
     scan_by_key_run(keys, values, dst, begin, end, carry, exclusive);
 #else
     __local T tile[PADDED_TILE];
-    __local uint heads[PADDED_TILE];
+    __local uchar heads[PADDED_TILE]; /* a byte a flag: more work-groups fit a compute unit */
     __local seg sums[WG];
     seg carried = make_seg(carry, 0u);
     for (ulong base = begin; base < end; base += TILE) {
@@ -528,7 +537,7 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
     scan_by_key_run(keys, values, dst, base, end, carry.s.value, exclusive);
 #else
     __local T tile[PADDED_TILE];
-    __local uint heads[PADDED_TILE];
+    __local uchar heads[PADDED_TILE];
     __local seg sums[WG];
     seg total;
     const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);

@@ -150,7 +150,7 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
     const seg carried = make_seg(acc, head);
 #else
     __local T tile[PADDED_TILE];
-    __local uint heads[PADDED_TILE];
+    __local uchar heads[PADDED_TILE]; /* one byte a flag: more work-groups fit a compute unit */
     __local seg sums[WG];
     __local ulong shared[3]; /* the search's bounds, then the next tile's first offset */
     __local ulong open_at;

@@ -42,7 +42,7 @@ DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_seg_scan, seg, SEG_COMBINE, make_seg(IDENTI
 #define SEG_STORE(j, before, inclusive) \
     (tile[j] = exclusive ? (heads[j] ? EMPTY_RESULT : (before).value) : (inclusive).value)
 DEFINE_FOLD_ITEMS(fold_pairs, seg, SEG_COMBINE, make_seg(IDENTITY, 0u), SEG_ITEM, __local const T *tile,
-                  __local const uint *heads)
-DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uint *heads)
+                  __local const uchar *heads)
+DEFINE_RESCAN_ITEMS(rescan_pairs, seg, SEG_COMBINE, SEG_ITEM, SEG_STORE, __local T *tile, __local const uchar *heads)
 
 #endif /* CLPRIM_BLOCK_SEGMENT_CL */
