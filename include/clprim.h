@@ -151,7 +151,7 @@ CLPRIM_API cl_command_queue clprim_queue(const clprim_context *ctx);
 CLPRIM_API cl_device_id clprim_device(const clprim_context *ctx);
 CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
 
-/* The library's version, such as "0.8.0": the one running, which may differ from the
+/* The library's version, such as "0.9.0": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);
 

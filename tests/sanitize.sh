@@ -8,7 +8,7 @@ src=$1
 build=$2
 supp=$3
 shift 3
-if [ ! -f "$build/build.ninja" ]; then
+if [ -z "${SANITIZE_ONE:-}" ] && [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" "$src" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
         -Dc_args=-fno-sanitize-recover=all -Dtests=enabled >"$build.setup.log" 2>&1 || {
         cat "$build.setup.log" >&2
@@ -20,7 +20,7 @@ for suite in "$@"; do
     targets="$targets tests/test_$suite"
 done
 # shellcheck disable=SC2086
-ninja -C "$build" $targets >"$build.ninja.log" 2>&1 || {
+[ -n "${SANITIZE_ONE:-}" ] || ninja -C "$build" $targets >"$build.ninja.log" 2>&1 || {
     tail -n 50 "$build.ninja.log" >&2
     exit 1
 }
@@ -32,31 +32,45 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_retur
 export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export CK_FORK=no
-failed=""
-# LeakSanitizer's tracer sometimes crashes while it stops PoCL's worker threads
-# at exit ("LeakSanitizer has encountered a fatal error", no leak report): that
-# run proves nothing either way, so it is repeated once. A leak report, or any
-# other failure, fails at once.
-log="$build.suite.log"
-for suite in "$@"; do
-    echo "== $suite (ASan + UBSan + LSan)"
+
+# One suite, its report in $build.SUITE.log. LeakSanitizer's tracer sometimes
+# crashes while it stops PoCL's worker threads at exit ("LeakSanitizer has
+# encountered a fatal error", no leak report): that run proves nothing either
+# way, so it is repeated once. A leak report, or any other failure, fails at once.
+run_suite() {
+    suite=$1
+    log="$build.$suite.log"
     for attempt in 1 2; do
-        if "$build/tests/test_$suite" 2>"$log"; then
-            cat "$log" >&2
-            break
+        if "$build/tests/test_$suite" >"$log" 2>&1; then
+            return 0
         fi
-        cat "$log" >&2
         if [ "$attempt" = 1 ] && grep -q "LeakSanitizer has encountered a fatal error" "$log" &&
             ! grep -q "detected memory leaks" "$log"; then
-            echo "== $suite again: LeakSanitizer's tracer failed, not the suite"
+            echo "== $suite again: LeakSanitizer's tracer failed, not the suite" >>"$log.retried"
             continue
         fi
-        failed="$failed $suite"
-        break
+        return 1
     done
-done
-if [ -n "$failed" ]; then
-    echo "sanitize.sh: failed:$failed" >&2
+}
+
+# The suites run as many at a time as there are cores (xargs keeps the pool
+# full): this test ends a cold test run alone, where one suite at a time left
+# a core idle. Each reports after it ends.
+if [ "${SANITIZE_ONE:-}" ]; then
+    suite=$SANITIZE_ONE
+    status=0
+    run_suite "$suite" || status=$?
+    echo "== $suite (ASan + UBSan + LSan)$([ "$status" = 0 ] || echo ': FAILED')"
+    {
+        [ ! -f "$build.$suite.log.retried" ] || cat "$build.$suite.log.retried"
+        cat "$build.$suite.log"
+    } >&2
+    rm -f "$build.$suite.log.retried"
+    exit "$status"
+fi
+jobs=$(nproc 2>/dev/null || echo 1)
+if ! printf '%s\n' "$@" | xargs -P "$jobs" -I{} env SANITIZE_ONE={} sh "$0" "$src" "$build" "$supp"; then
+    echo "sanitize.sh: a suite failed (its report above ends with FAILED)" >&2
     exit 1
 fi
 echo "sanitize.sh: clean"
