@@ -34,23 +34,35 @@ DEFINE_TILE_IO(load_key_tile, store_key_tile, KEY_T)
 
 /* ---- Parts: a segment pair (block/segment.cl) and a count ---- */
 
-/* A run of elements within a tile: its pair and its outputs. */
+/* A run of elements within a tile: its pair and its outputs, packed as
+ * count << 1 | head beside the value (8 bytes for 4-byte values), since the
+ * work-group scan moves it through local memory. */
 typedef struct {
-    seg s;
-    uint count;
+    T value;
+    uint bits;
 } part;
 
 part make_part(const seg s, const uint count)
 {
     part p;
-    p.s = s;
-    p.count = count;
+    p.value = s.value;
+    p.bits = count << 1 | s.head;
     return p;
+}
+
+seg part_seg(const part p)
+{
+    return make_seg(p.value, p.bits & 1u);
+}
+
+uint part_count(const part p)
+{
+    return p.bits >> 1;
 }
 
 part part_combine(const part a, const part b)
 {
-    return make_part(seg_combine(a.s, b.s), a.count + b.count);
+    return make_part(seg_combine(part_seg(a), part_seg(b)), part_count(a) + part_count(b));
 }
 
 /* Everything before a tile or chunk: its pair and its outputs, which may pass
@@ -246,41 +258,49 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
 #define RUNS_LOCALS                                  \
     __local STAGE_T stage[STAGE_WORDS];               \
     __local part *slots = (__local part *)stage;      \
-    KEY_T key[ITEMS];                                \
     T value[ITEMS];                                  \
-    uchar head[ITEMS], selected[ITEMS]
+    uint head_bits[FLAG_WORDS], chosen_bits[FLAG_WORDS]
+
+/* A work-item's flags, a bit an item (registers are what limits how many
+ * work-groups share a compute unit: arrays of bytes take a register each). */
+#define FLAG_WORDS ((ITEMS + 31) / 32)
+#define FLAG(bits, k) (((bits)[(k) / 32] >> ((k) % 32)) & 1u)
 
 /* Tile [base, end) (end <= n; tiles start at multiples of TILE): this
  * work-item's ITEMS consecutive elements, staged through local memory into
- * registers: keys, values (ones when values is NULL, the identity past end),
- * heads and whether each is selected. Returns their part; the stage is free
- * again on return. */
+ * registers: values (ones when values is NULL, the identity past end), and
+ * flags of those that start a run (head_bits) and that the call writes an
+ * output at (chosen_bits). Returns their part; the stage is free again on
+ * return. */
 part load_items(__global const KEY_T *keys, __global const T *values, const ulong base, const ulong end,
-                const ulong n, const int mode, __local STAGE_T *stage, KEY_T *key, T *value, uchar *head,
-                uchar *selected)
+                const ulong n, const int mode, __local STAGE_T *stage, T *value, uint *head_bits, uint *chosen_bits)
 {
     const uint first = get_local_id(0) * ITEMS;
     const ulong at = base + first, after = at + ITEMS; /* this work-item's elements, the one after them */
     __local KEY_T *tile_keys = (__local KEY_T *)stage;
     load_key_tile(keys, base, end, tile_keys, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        key[k] = tile_keys[PAD(first + k)];
     /* The neighbours beyond this work-item's elements: in the tile, else the
      * input's (the previous or next tile's), else none. */
-    const KEY_T left = first > 0 ? tile_keys[PAD(first - 1)] : at > 0 ? keys[at - 1] : key[0];
+    KEY_T key = tile_keys[PAD(first)];
+    KEY_T prev = first > 0 ? tile_keys[PAD(first - 1)] : at > 0 ? keys[at - 1] : ~key;
     const KEY_T right = first + ITEMS < TILE && after < end ? tile_keys[PAD(first + ITEMS)]
                         : after < n                         ? keys[after]
-                                                            : key[ITEMS - 1];
+                                                            : key;
     uint count = 0;
+    for (uint w = 0; w < FLAG_WORDS; w++)
+        head_bits[w] = chosen_bits[w] = 0;
     for (uint k = 0; k < ITEMS; k++) {
         const ulong i = at + k;
-        const KEY_T prev = k > 0 ? key[k - 1] : left, next = k + 1 < ITEMS ? key[k + 1] : right;
+        const KEY_T next = k + 1 < ITEMS ? tile_keys[PAD(first + k + 1)] : right;
         const uint valid = i < end;
-        const uint starts = valid && (i == 0 || key[k] != prev), ends = valid && (i + 1 == n || next != key[k]);
-        head[k] = starts;
-        selected[k] = valid && selects(mode, starts, ends);
-        count += selected[k];
+        const uint starts = valid && key != prev, ends = valid && (i + 1 == n || next != key);
+        const uint chosen = valid && selects(mode, starts, ends);
+        head_bits[k / 32] |= starts << (k % 32);
+        chosen_bits[k / 32] |= chosen << (k % 32);
+        count += chosen;
+        prev = key;
+        key = next;
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* every key is read: the values take the stage */
     if (values) {
@@ -295,7 +315,7 @@ part load_items(__global const KEY_T *keys, __global const T *values, const ulon
     }
     seg run = NO_SEG;
     for (uint k = 0; k < ITEMS; k++)
-        run = seg_combine(run, make_seg(value[k], head[k]));
+        run = seg_combine(run, make_seg(value[k], FLAG(head_bits, k)));
     barrier(CLK_LOCAL_MEM_FENCE); /* every value is read: the stage is free */
     return make_part(run, count);
 }
@@ -304,23 +324,26 @@ part load_items(__global const KEY_T *keys, __global const T *values, const ulon
  * elements rescanned from carry (the tiles before) and before (the
  * work-items before it in the tile). The tile's `total` outputs are staged
  * by place in local memory, keys then values, and written out coalesced from
- * output carry.count on. The scan's last barrier frees the stage. */
-void write_items(const int mode, const prefix carry, const part before, const uint total, const ulong base,
-                 const KEY_T *key, T *value, const uchar *head, const uchar *selected, __local STAGE_T *stage,
-                 __global KEY_T *keys_out, __global T *values_out)
+ * output carry.count on; an output's key is read again from keys, where it
+ * was read a moment before (so no key is held through the scan). The scan's
+ * last barrier frees the stage. */
+void write_items(const int mode, __global const KEY_T *keys, const prefix carry, const part before,
+                 const uint total, const ulong base, T *value, const uint *head_bits, const uint *chosen_bits,
+                 __local STAGE_T *stage, __global KEY_T *keys_out, __global T *values_out)
 {
     const uint lid = get_local_id(0), first = lid * ITEMS;
-    seg run = seg_combine(carry.s, before.s);
-    uint at = before.count;
+    seg run = seg_combine(carry.s, part_seg(before));
+    uint at = part_count(before);
     for (uint k = 0; k < ITEMS; k++) {
-        run = seg_combine(run, make_seg(value[k], head[k]));
+        run = seg_combine(run, make_seg(value[k], FLAG(head_bits, k)));
         if (mode != RUNS_FIRST)
             value[k] = run.value; /* what an output here writes */
-        if (selected[k]) {
+        if (FLAG(chosen_bits, k)) {
+            const ulong i = base + first + k;
             if (mode == RUNS_NONTRIVIAL) /* T is cl_ulong there: so is the stage */
-                ((__local ulong *)stage)[PAD(at)] = base + first + k + 1 - (ulong)value[k];
+                ((__local ulong *)stage)[PAD(at)] = i + 1 - (ulong)value[k];
             else
-                ((__local KEY_T *)stage)[PAD(at)] = key[k];
+                ((__local KEY_T *)stage)[PAD(at)] = keys[i];
             at++;
         }
     }
@@ -333,9 +356,9 @@ void write_items(const int mode, const prefix carry, const part before, const ui
     /* The values, when there are any; the barriers stay outside any branch
      * (PoCL 3.1 lost `total` across a barrier under a condition). */
     barrier(CLK_LOCAL_MEM_FENCE);
-    at = before.count;
+    at = part_count(before);
     for (uint k = 0; k < ITEMS; k++)
-        if (selected[k]) {
+        if (FLAG(chosen_bits, k)) {
             ((__local T *)stage)[PAD(at)] = value[k];
             at++;
         }
@@ -364,8 +387,8 @@ void runs_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T
     prefix acc = make_prefix(NO_SEG, 0);
     for (ulong base = begin; base < end; base += TILE) {
         part total;
-        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected), slots, &total);
-        acc = prefix_combine(acc, make_prefix(total.s, total.count)); /* the scan's barriers free the stage */
+        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
+        acc = prefix_combine(acc, make_prefix(part_seg(total), part_count(total))); /* the scan's barriers free the stage */
     }
 #endif
     if (get_local_id(0) == 0) {
@@ -426,10 +449,11 @@ void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global
     RUNS_LOCALS;
     for (ulong base = begin; base < end; base += TILE) {
         part total;
-        const part before = wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected),
-                                         slots, &total);
-        write_items(mode, carry, before, total.count, base, key, value, head, selected, stage, keys_out, values_out);
-        carry = prefix_combine(carry, make_prefix(total.s, total.count));
+        const part before = wg_part_scan(
+            load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
+        write_items(mode, keys, carry, before, part_count(total), base, value, head_bits, chosen_bits, stage, keys_out,
+                    values_out);
+        carry = prefix_combine(carry, make_prefix(part_seg(total), part_count(total)));
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
@@ -505,10 +529,12 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     RUNS_LOCALS;
     part total;
     const part before =
-        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, key, value, head, selected), slots, &total);
-    const prefix carry = runs_lookback_prefix(lookback, t, make_prefix(total.s, total.count), stamp, &walk);
-    write_items(mode, carry, before, total.count, base, key, value, head, selected, stage, keys_out, values_out);
-    const ulong outputs = carry.count + total.count;
+        wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
+    const prefix carry =
+        runs_lookback_prefix(lookback, t, make_prefix(part_seg(total), part_count(total)), stamp, &walk);
+    write_items(mode, keys, carry, before, part_count(total), base, value, head_bits, chosen_bits, stage, keys_out,
+                values_out);
+    const ulong outputs = carry.count + part_count(total);
 #endif
     if (write_count && get_local_id(0) == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = outputs;

@@ -131,18 +131,23 @@ START_TEST(by_key_against_c)
                 /* Both forms on both shapes, alternating over sizes and types. */
                 harness_set_form(ctx, (k + (size_t)_i + (size_t)shape) % 2 ? CLPRIM_FORM_ONE_SWEEP
                                                                          : CLPRIM_FORM_MULTI_PASS);
-                const clprim_type kt = key_types[(k + (size_t)_i) % 4];
-                const clprim_op op = (clprim_op)((k + (size_t)shape) % 3);
+                /* One key type and one operator a value type and shape (the
+                 * agent treats keys and operators alike whatever the values):
+                 * one program each, every operator and key type over the types. */
+                const clprim_type kt = key_types[(size_t)_i % 4];
+                const clprim_op op = (clprim_op)(((size_t)_i + (size_t)shape) % 3);
                 by_key_case(ctx, REDUCE, kt, t, op, sizes[k], means[k % 4], (int)k % 2, &rng);
                 by_key_case(ctx, UNIQUE_BY_KEY, kt, t, CLPRIM_SUM, sizes[k], means[(k + 3) % 4], (int)(k + 1) % 2,
                             &rng);
-                if (_i == 0) { /* the keys-only calls once per key type, not per value type */
-                    by_key_case(ctx, RLE, kt, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 1) % 4], (int)(k + 1) % 2,
-                                &rng);
-                    by_key_case(ctx, UNIQUE, kt, kt, CLPRIM_SUM, sizes[k], means[(k + 2) % 4], (int)k % 2, &rng);
+                /* The keys-only calls once, not per value type, over the key types. */
+                const clprim_type own = key_types[k % 4];
+                if (_i == 0) {
+                    by_key_case(ctx, RLE, own, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 1) % 4],
+                                (int)(k + 1) % 2, &rng);
+                    by_key_case(ctx, UNIQUE, own, own, CLPRIM_SUM, sizes[k], means[(k + 2) % 4], (int)k % 2, &rng);
                 }
                 if (_i == 1) /* non-trivial runs, over runs of 1 (none) to n (one) */
-                    by_key_case(ctx, NONTRIVIAL, kt, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 3) % 4],
+                    by_key_case(ctx, NONTRIVIAL, own, CLPRIM_UINT64, CLPRIM_SUM, sizes[k], means[(k + 3) % 4],
                                 (int)k % 2, &rng);
             }
         }

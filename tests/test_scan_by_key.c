@@ -75,7 +75,8 @@ START_TEST(scan_by_key_builtins)
                     /* Both forms on both shapes (the one-sweep form takes exact operators only). */
                     harness_set_form(ctx, (k + (size_t)op + (size_t)_i) % 2 ? CLPRIM_FORM_ONE_SWEEP
                                                                           : CLPRIM_FORM_MULTI_PASS);
-                    const clprim_type kt = key_types[(k + (size_t)op) % 4];
+                    /* A key type per operator: one program per operator and shape. */
+                    const clprim_type kt = key_types[((size_t)_i + (size_t)op) % 4];
                     sbk_case(ctx, kt, t, (clprim_op)op, NULL, NULL, (int)(k + (size_t)op) % 2, sizes[k],
                              means[(k + (size_t)op) % 4], 0, &rng);
                 }

@@ -14,9 +14,17 @@
 #error "block/segment.cl needs an operator: -DOP=SUM, MIN, MAX or USER (cl/types.h)"
 #endif
 
+/* No padding: where a pair is published as words (the look-back's records),
+ * every byte is defined. */
 typedef struct {
     T value;
+#if CLPRIM_FIELD(TYPE, BYTES) == 1
+    uchar spare[3];
+#endif
     uint head;
+#if CLPRIM_FIELD(TYPE, BYTES) == 8
+    uint spare;
+#endif
 } seg;
 
 seg make_seg(const T value, const uint head)
@@ -24,6 +32,11 @@ seg make_seg(const T value, const uint head)
     seg s;
     s.value = value;
     s.head = head;
+#if CLPRIM_FIELD(TYPE, BYTES) == 1
+    s.spare[0] = s.spare[1] = s.spare[2] = 0;
+#elif CLPRIM_FIELD(TYPE, BYTES) == 8
+    s.spare = 0;
+#endif
     return s;
 }
 
