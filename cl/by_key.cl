@@ -140,15 +140,24 @@ uint selects(const int mode, const uint head, const uint tail)
 /* An output at element i: to keys_out, its key or, for non-trivial runs, the
  * run's first index (i + 1 - its length, a cl_ulong); to values_out, when
  * there is one, `value` (the run's combination, its length, or the value at
- * its first element). Output j of the call lands at keys_out[j], values_out[j]. */
-void put_output(const int mode, __global KEY_T *keys_out, __global T *values_out, const ulong j, const ulong i,
-                const KEY_T key, const T value)
+ * its first element). Lengths (the counting modes: no values, outputs at
+ * ends) are summed in T, 32 bits where n allows, and written as cl_ulong.
+ * Output j of the call lands at keys_out[j], values_out[j]. */
+int writes_lengths(const int mode, const int with_values)
+{
+    return !with_values && mode != RUNS_FIRST;
+}
+
+void put_output(const int mode, const int lengths, __global KEY_T *keys_out, __global T *values_out, const ulong j,
+                const ulong i, const KEY_T key, const T value)
 {
     if (mode == RUNS_NONTRIVIAL)
         ((__global ulong *)keys_out)[j] = i + 1 - (ulong)value;
     else
         keys_out[j] = key;
-    if (values_out)
+    if (lengths)
+        ((__global ulong *)values_out)[j] = (ulong)value;
+    else if (values_out)
         values_out[j] = value;
 }
 
@@ -158,13 +167,14 @@ void put_output(const int mode, __global KEY_T *keys_out, __global T *values_out
  * no test of them per element. */
 
 /* Element i (key, starting and ending its run or not, its value) after carry. */
-__attribute__((always_inline)) inline void runs_step(const int mode, prefix *carry, const ulong i, const KEY_T key,
-                                                     const uint head, const uint tail, const T value,
+__attribute__((always_inline)) inline void runs_step(const int mode, const int lengths, prefix *carry, const ulong i,
+                                                     const KEY_T key, const uint head, const uint tail, const T value,
                                                      __global KEY_T *keys_out, __global T *values_out)
 {
     carry->s = seg_combine(carry->s, make_seg(value, head));
     if (selects(mode, head, tail)) {
-        put_output(mode, keys_out, values_out, carry->count, i, key, mode == RUNS_FIRST ? value : carry->s.value);
+        put_output(mode, lengths, keys_out, values_out, carry->count, i, key,
+                   mode == RUNS_FIRST ? value : carry->s.value);
         carry->count++;
     }
 }
@@ -180,13 +190,13 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
     const ulong stop = min(end, n - 1);                  /* the elements with a next one */
     for (ulong i = begin; i < stop; i++) {
         const KEY_T key = keys[i], next = keys[i + 1];
-        runs_step(mode, &carry, i, key, key != prev, next != key, with_values ? values[i] : (T)1, keys_out,
-                  values_out);
+        runs_step(mode, writes_lengths(mode, with_values), &carry, i, key, key != prev, next != key,
+                  with_values ? values[i] : (T)1, keys_out, values_out);
         prev = key;
     }
     if (stop < end)
-        runs_step(mode, &carry, n - 1, keys[n - 1], keys[n - 1] != prev, 1u, with_values ? values[n - 1] : (T)1,
-                  keys_out, values_out);
+        runs_step(mode, writes_lengths(mode, with_values), &carry, n - 1, keys[n - 1], keys[n - 1] != prev, 1u,
+                  with_values ? values[n - 1] : (T)1, keys_out, values_out);
     return carry;
 }
 
@@ -243,11 +253,9 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
 
 /* Local memory of a runs kernel: a padded tile of words that stages keys,
  * values and outputs in turn, and between them holds the work-group scan's
- * slots. A word is 4 bytes where keys and values both fit (non-trivial runs'
- * cl_ulong values do not), since local memory decides how many work-groups
- * share a compute unit: on an H100 a by-key call over int32 staged in 8-byte
- * words ran at about half the compaction's speed. At most the scan's budget
- * (clprim_local_bytes_needed). */
+ * slots. A word is 4 bytes where keys and values both fit, since local memory
+ * decides how many work-groups share a compute unit. At most the scan's
+ * budget (clprim_local_bytes_needed). */
 #if CLPRIM_FIELD(KEY, BYTES) == 8 || CLPRIM_FIELD(TYPE, BYTES) == 8
 #define STAGE_T ulong
 #else
@@ -327,9 +335,9 @@ part load_items(__global const KEY_T *keys, __global const T *values, const ulon
  * output carry.count on; an output's key is read again from keys, where it
  * was read a moment before (so no key is held through the scan). The scan's
  * last barrier frees the stage. */
-void write_items(const int mode, __global const KEY_T *keys, const prefix carry, const part before,
-                 const uint total, const ulong base, T *value, const uint *head_bits, const uint *chosen_bits,
-                 __local STAGE_T *stage, __global KEY_T *keys_out, __global T *values_out)
+void write_items(const int mode, const int lengths, __global const KEY_T *keys, const prefix carry,
+                 const part before, const uint total, const ulong base, T *value, const uint *head_bits,
+                 const uint *chosen_bits, __local STAGE_T *stage, __global KEY_T *keys_out, __global T *values_out)
 {
     const uint lid = get_local_id(0), first = lid * ITEMS;
     seg run = seg_combine(carry.s, part_seg(before));
@@ -340,8 +348,8 @@ void write_items(const int mode, __global const KEY_T *keys, const prefix carry,
             value[k] = run.value; /* what an output here writes */
         if (FLAG(chosen_bits, k)) {
             const ulong i = base + first + k;
-            if (mode == RUNS_NONTRIVIAL) /* T is cl_ulong there: so is the stage */
-                ((__local ulong *)stage)[PAD(at)] = i + 1 - (ulong)value[k];
+            if (mode == RUNS_NONTRIVIAL) /* below n, which fits T and so the stage */
+                stage[PAD(at)] = (STAGE_T)(i + 1 - (ulong)value[k]);
             else
                 ((__local KEY_T *)stage)[PAD(at)] = keys[i];
             at++;
@@ -350,7 +358,7 @@ void write_items(const int mode, __global const KEY_T *keys, const prefix carry,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = lid; j < total; j += WG)
         if (mode == RUNS_NONTRIVIAL)
-            ((__global ulong *)keys_out)[carry.count + j] = ((__local ulong *)stage)[PAD(j)];
+            ((__global ulong *)keys_out)[carry.count + j] = (ulong)stage[PAD(j)];
         else
             keys_out[carry.count + j] = ((__local KEY_T *)stage)[PAD(j)];
     /* The values, when there are any; the barriers stay outside any branch
@@ -364,7 +372,10 @@ void write_items(const int mode, __global const KEY_T *keys, const prefix carry,
         }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = lid; values_out && j < total; j += WG)
-        values_out[carry.count + j] = ((__local T *)stage)[PAD(j)];
+        if (lengths)
+            ((__global ulong *)values_out)[carry.count + j] = (ulong)((__local T *)stage)[PAD(j)];
+        else
+            values_out[carry.count + j] = ((__local T *)stage)[PAD(j)];
 }
 
 /* ---- Multi-pass: passes 1 and 2, shared by the runs and scan by key ---- */
@@ -439,7 +450,9 @@ void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global
     values = with_values ? values + values_offset : NULL;
     keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
                                        : keys_out + keys_out_offset;
-    values_out = with_values_out ? values_out + values_out_offset : NULL;
+    values_out = !with_values_out                    ? NULL
+                 : writes_lengths(mode, with_values) ? (__global T *)((__global ulong *)values_out + values_out_offset)
+                                                     : values_out + values_out_offset;
     prefix carry = make_prefix(NO_SEG, 0);
     if (with_seeds && g > 0) /* a seed's head is 0: a carry only ever stands to the left */
         carry = make_prefix(make_seg(seeds[seeds_offset + g], 0u), seed_counts[seed_counts_offset + g]);
@@ -451,8 +464,8 @@ void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global
         part total;
         const part before = wg_part_scan(
             load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
-        write_items(mode, keys, carry, before, part_count(total), base, value, head_bits, chosen_bits, stage, keys_out,
-                    values_out);
+        write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
+                    head_bits, chosen_bits, stage, keys_out, values_out);
         carry = prefix_combine(carry, make_prefix(part_seg(total), part_count(total)));
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
@@ -517,7 +530,9 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     values = with_values ? values + values_offset : NULL;
     keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
                                        : keys_out + keys_out_offset;
-    values_out = with_values_out ? values_out + values_out_offset : NULL;
+    values_out = !with_values_out                    ? NULL
+                 : writes_lengths(mode, with_values) ? (__global T *)((__global ulong *)values_out + values_out_offset)
+                                                     : values_out + values_out_offset;
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
@@ -532,8 +547,8 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
     const prefix carry =
         runs_lookback_prefix(lookback, t, make_prefix(part_seg(total), part_count(total)), stamp, &walk);
-    write_items(mode, keys, carry, before, part_count(total), base, value, head_bits, chosen_bits, stage, keys_out,
-                values_out);
+    write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
+                head_bits, chosen_bits, stage, keys_out, values_out);
     const ulong outputs = carry.count + part_count(total);
 #endif
     if (write_count && get_local_id(0) == 0 && t == get_num_groups(0) - 1)

@@ -168,6 +168,19 @@ typedef struct {
     const char *keys_out_name, *values_out_name;
 } by_key_call;
 
+/* Run lengths and non-trivial runs write lengths, as cl_ulong. */
+static int writes_lengths(const by_key_call *b)
+{
+    return !b->values && b->mode != RUNS_FIRST;
+}
+
+/* The type lengths are summed in on the device: 32 bits where n fits them
+ * (half the bytes through local memory and registers), else 64. */
+static const clprim_type_info *length_type(size_t n)
+{
+    return clprim_type_info_of(n <= UINT32_MAX ? CLPRIM_UINT32 : CLPRIM_UINT64);
+}
+
 /* Room the outputs need: a non-trivial run takes two elements at least. */
 static size_t most_outputs(const by_key_call *b)
 {
@@ -188,8 +201,8 @@ static clprim_status check_buffers(clprim_context *ctx, const by_key_call *b)
         s = clprim_check_buffer(ctx, b->keys_out_name, b->keys_out, b->keys_out_offset, room, out_size, CLPRIM_WRITES,
                                 &ko);
     if (s == CLPRIM_SUCCESS && vo_name)
-        s = clprim_check_buffer(ctx, vo_name, b->values_out, b->values_out_offset, room, b->value->size,
-                                CLPRIM_WRITES, &vo);
+        s = clprim_check_buffer(ctx, vo_name, b->values_out, b->values_out_offset, room,
+                                writes_lengths(b) ? sizeof(cl_ulong) : b->value->size, CLPRIM_WRITES, &vo);
     if (s == CLPRIM_SUCCESS && b->runs_buffer)
         s = clprim_check_buffer(ctx, "runs_buffer", b->runs_buffer, b->runs_offset, 1, sizeof(cl_ulong),
                                 CLPRIM_WRITES, &r);
@@ -323,8 +336,8 @@ clprim_status clprim_run_length_encode(clprim_context *ctx, clprim_type key_type
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_key_type(ctx, fn, key_type, &key);
-    const by_key_call b = {.function = fn, .mode = RUNS_REDUCE, .key = key,
-                           .value = clprim_type_info_of(CLPRIM_UINT64), .combine = &sum, .keys = keys,
+    const by_key_call b = {.function = fn, .mode = RUNS_REDUCE, .key = key, .value = length_type(n),
+                           .combine = &sum, .keys = keys,
                            .keys_out = keys_out, .values_out = lengths, .runs_buffer = runs_buffer,
                            .keys_offset = keys_offset, .keys_out_offset = keys_out_offset,
                            .values_out_offset = lengths_offset, .runs_offset = runs_offset, .n = n, .runs = runs,
@@ -347,8 +360,8 @@ clprim_status clprim_run_length_encode_nontrivial(clprim_context *ctx, clprim_ty
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_key_type(ctx, fn, key_type, &key);
-    const by_key_call b = {.function = fn, .mode = RUNS_NONTRIVIAL, .key = key,
-                           .value = clprim_type_info_of(CLPRIM_UINT64), .combine = &sum, .keys = keys,
+    const by_key_call b = {.function = fn, .mode = RUNS_NONTRIVIAL, .key = key, .value = length_type(n),
+                           .combine = &sum, .keys = keys,
                            .keys_out = offsets, .values_out = lengths, .runs_buffer = runs_buffer,
                            .keys_offset = keys_offset, .keys_out_offset = offsets_offset,
                            .values_out_offset = lengths_offset, .runs_offset = runs_offset, .n = n, .runs = runs,
