@@ -161,6 +161,22 @@ void put_output(const int mode, const int lengths, __global KEY_T *keys_out, __g
         values_out[j] = value;
 }
 
+/* The outputs from their offsets, counted in their own elements: cl_ulong
+ * for first indices and lengths. */
+__global KEY_T *keys_out_at(const int mode, __global KEY_T *keys_out, const ulong offset)
+{
+    return mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + offset) : keys_out + offset;
+}
+
+__global T *values_out_at(const int mode, const int with_values, const int with_values_out, __global T *values_out,
+                          const ulong offset)
+{
+    if (!with_values_out)
+        return NULL;
+    return writes_lengths(mode, with_values) ? (__global T *)((__global ulong *)values_out + offset)
+                                             : values_out + offset;
+}
+
 /* ---- The CPU shape (WG == 1): runs as plain loops ----
  * Each loop takes the mode and whether there are values as constants (the
  * dispatchers below pass literals), so it compiles to a loop of its own with
@@ -448,11 +464,8 @@ void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global
     const ulong begin = g * chunk, end = min(n, begin + chunk);
     keys += keys_offset;
     values = with_values ? values + values_offset : NULL;
-    keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
-                                       : keys_out + keys_out_offset;
-    values_out = !with_values_out                    ? NULL
-                 : writes_lengths(mode, with_values) ? (__global T *)((__global ulong *)values_out + values_out_offset)
-                                                     : values_out + values_out_offset;
+    keys_out = keys_out_at(mode, keys_out, keys_out_offset);
+    values_out = values_out_at(mode, with_values, with_values_out, values_out, values_out_offset);
     prefix carry = make_prefix(NO_SEG, 0);
     if (with_seeds && g > 0) /* a seed's head is 0: a carry only ever stands to the left */
         carry = make_prefix(make_seg(seeds[seeds_offset + g], 0u), seed_counts[seed_counts_offset + g]);
@@ -528,11 +541,8 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
     keys += keys_offset;
     values = with_values ? values + values_offset : NULL;
-    keys_out = mode == RUNS_NONTRIVIAL ? (__global KEY_T *)((__global ulong *)keys_out + keys_out_offset)
-                                       : keys_out + keys_out_offset;
-    values_out = !with_values_out                    ? NULL
-                 : writes_lengths(mode, with_values) ? (__global T *)((__global ulong *)values_out + values_out_offset)
-                                                     : values_out + values_out_offset;
+    keys_out = keys_out_at(mode, keys_out, keys_out_offset);
+    values_out = values_out_at(mode, with_values, with_values_out, values_out, values_out_offset);
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */

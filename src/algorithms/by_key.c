@@ -324,27 +324,38 @@ clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, cl
     return s;
 }
 
+/* Run lengths and non-trivial runs: keys (or first indices, `firsts`) and
+ * lengths, summed as ones. */
+static clprim_status run_lengths(clprim_context *ctx, const char *fn, int mode, const char *firsts_name,
+                                 clprim_type key_type, cl_mem keys, size_t keys_offset, size_t n, cl_mem firsts,
+                                 size_t firsts_offset, cl_mem lengths, size_t lengths_offset, size_t *runs,
+                                 cl_mem runs_buffer, size_t runs_offset, cl_uint num_events_in_wait_list,
+                                 const cl_event *event_wait_list, cl_event *event)
+{
+    const clprim_type_info *key = NULL;
+    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
+    CLPRIM_ENTER(s, ctx, fn);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_key_type(ctx, fn, key_type, &key);
+    const by_key_call b = {.function = fn, .mode = mode, .key = key, .value = length_type(n), .combine = &sum,
+                           .keys = keys, .keys_out = firsts, .values_out = lengths, .runs_buffer = runs_buffer,
+                           .keys_offset = keys_offset, .keys_out_offset = firsts_offset,
+                           .values_out_offset = lengths_offset, .runs_offset = runs_offset, .n = n, .runs = runs,
+                           .keys_out_name = firsts_name, .values_out_name = "lengths"};
+    if (s == CLPRIM_SUCCESS)
+        s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
+    return s;
+}
+
 clprim_status clprim_run_length_encode(clprim_context *ctx, clprim_type key_type, cl_mem keys, size_t keys_offset,
                                        size_t n, cl_mem keys_out, size_t keys_out_offset, cl_mem lengths,
                                        size_t lengths_offset, size_t *runs, cl_mem runs_buffer, size_t runs_offset,
                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                        cl_event *event)
 {
-    static const char fn[] = "clprim_run_length_encode";
-    const clprim_type_info *key = NULL;
-    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
-    CLPRIM_ENTER(s, ctx, fn);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_key_type(ctx, fn, key_type, &key);
-    const by_key_call b = {.function = fn, .mode = RUNS_REDUCE, .key = key, .value = length_type(n),
-                           .combine = &sum, .keys = keys,
-                           .keys_out = keys_out, .values_out = lengths, .runs_buffer = runs_buffer,
-                           .keys_offset = keys_offset, .keys_out_offset = keys_out_offset,
-                           .values_out_offset = lengths_offset, .runs_offset = runs_offset, .n = n, .runs = runs,
-                           .keys_out_name = "keys_out", .values_out_name = "lengths"};
-    if (s == CLPRIM_SUCCESS)
-        s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
-    return s;
+    return run_lengths(ctx, "clprim_run_length_encode", RUNS_REDUCE, "keys_out", key_type, keys, keys_offset, n,
+                       keys_out, keys_out_offset, lengths, lengths_offset, runs, runs_buffer, runs_offset,
+                       num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_run_length_encode_nontrivial(clprim_context *ctx, clprim_type key_type, cl_mem keys,
@@ -354,21 +365,9 @@ clprim_status clprim_run_length_encode_nontrivial(clprim_context *ctx, clprim_ty
                                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                   cl_event *event)
 {
-    static const char fn[] = "clprim_run_length_encode_nontrivial";
-    const clprim_type_info *key = NULL;
-    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM);
-    CLPRIM_ENTER(s, ctx, fn);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_key_type(ctx, fn, key_type, &key);
-    const by_key_call b = {.function = fn, .mode = RUNS_NONTRIVIAL, .key = key, .value = length_type(n),
-                           .combine = &sum, .keys = keys,
-                           .keys_out = offsets, .values_out = lengths, .runs_buffer = runs_buffer,
-                           .keys_offset = keys_offset, .keys_out_offset = offsets_offset,
-                           .values_out_offset = lengths_offset, .runs_offset = runs_offset, .n = n, .runs = runs,
-                           .keys_out_name = "offsets", .values_out_name = "lengths"};
-    if (s == CLPRIM_SUCCESS)
-        s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
-    return s;
+    return run_lengths(ctx, "clprim_run_length_encode_nontrivial", RUNS_NONTRIVIAL, "offsets", key_type, keys,
+                       keys_offset, n, offsets, offsets_offset, lengths, lengths_offset, runs, runs_buffer,
+                       runs_offset, num_events_in_wait_list, event_wait_list, event);
 }
 
 clprim_status clprim_unique(clprim_context *ctx, clprim_type key_type, cl_mem keys, size_t keys_offset, size_t n,
