@@ -182,16 +182,20 @@ __global T *values_out_at(const int mode, const int with_values, const int with_
  * dispatchers below pass literals), so it compiles to a loop of its own with
  * no test of them per element. */
 
-/* Element i (key, starting and ending its run or not, its value) after carry. */
-__attribute__((always_inline)) inline void runs_step(const int mode, const int lengths, prefix *carry, const ulong i,
-                                                     const KEY_T key, const uint head, const uint tail, const T value,
-                                                     __global KEY_T *keys_out, __global T *values_out)
+/* Element i (key, starting and ending its run or not, its value) after the
+ * run so far (acc, any head yet) and `count` outputs: plain scalars, which
+ * the compiler keeps in registers through the loop. */
+__attribute__((always_inline)) inline void runs_step(const int mode, const int lengths, T *acc, uint *any,
+                                                     ulong *count, const ulong i, const KEY_T key, const uint head,
+                                                     const uint tail, const T value, __global KEY_T *keys_out,
+                                                     __global T *values_out)
 {
-    carry->s = seg_combine(carry->s, make_seg(value, head));
+    const T combined = COMBINE(*acc, value);
+    *acc = head ? value : combined;
+    *any |= head;
     if (selects(mode, head, tail)) {
-        put_output(mode, lengths, keys_out, values_out, carry->count, i, key,
-                   mode == RUNS_FIRST ? value : carry->s.value);
-        carry->count++;
+        put_output(mode, lengths, keys_out, values_out, *count, i, key, mode == RUNS_FIRST ? value : *acc);
+        (*count)++;
     }
 }
 
@@ -199,21 +203,26 @@ __attribute__((always_inline)) inline void runs_step(const int mode, const int l
  * prefix through end. Without values every value is one (run lengths). */
 __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int with_values,
                                                        __global const KEY_T *keys, __global const T *values,
-                                                       const ulong begin, const ulong end, const ulong n, prefix carry,
-                                                       __global KEY_T *keys_out, __global T *values_out)
+                                                       const ulong begin, const ulong end, const ulong n,
+                                                       const prefix carry, __global KEY_T *keys_out,
+                                                       __global T *values_out)
 {
+    const int lengths = writes_lengths(mode, with_values);
+    T acc = carry.s.value;
+    uint any = carry.s.head;
+    ulong count = carry.count;
     KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0]; /* element 0 starts a run */
     const ulong stop = min(end, n - 1);                  /* the elements with a next one */
     for (ulong i = begin; i < stop; i++) {
         const KEY_T key = keys[i], next = keys[i + 1];
-        runs_step(mode, writes_lengths(mode, with_values), &carry, i, key, key != prev, next != key,
+        runs_step(mode, lengths, &acc, &any, &count, i, key, key != prev, next != key,
                   with_values ? values[i] : (T)1, keys_out, values_out);
         prev = key;
     }
     if (stop < end)
-        runs_step(mode, writes_lengths(mode, with_values), &carry, n - 1, keys[n - 1], keys[n - 1] != prev, 1u,
+        runs_step(mode, lengths, &acc, &any, &count, n - 1, keys[n - 1], keys[n - 1] != prev, 1u,
                   with_values ? values[n - 1] : (T)1, keys_out, values_out);
-    return carry;
+    return make_prefix(make_seg(acc, any), count);
 }
 
 /* The prefix of elements [begin, end) without writing: the outputs counted
