@@ -182,25 +182,11 @@ __global T *values_out_at(const int mode, const int with_values, const int with_
  * dispatchers below pass literals), so it compiles to a loop of its own with
  * no test of them per element. */
 
-/* Element i (key, starting and ending its run or not, its value) after the
- * run so far (acc, any head yet) and `count` outputs: plain scalars, which
- * the compiler keeps in registers through the loop. */
-__attribute__((always_inline)) inline void runs_step(const int mode, const int lengths, T *acc, uint *any,
-                                                     ulong *count, const ulong i, const KEY_T key, const uint head,
-                                                     const uint tail, const T value, __global KEY_T *keys_out,
-                                                     __global T *values_out)
-{
-    const T combined = COMBINE(*acc, value);
-    *acc = head ? value : combined;
-    *any |= head;
-    if (selects(mode, head, tail)) {
-        put_output(mode, lengths, keys_out, values_out, *count, i, key, mode == RUNS_FIRST ? value : *acc);
-        (*count)++;
-    }
-}
-
 /* Elements [begin, end) of n after carry, their outputs written; returns the
- * prefix through end. Without values every value is one (run lengths). */
+ * prefix through end. Without values every value is one (run lengths). The
+ * run's value, whether it met a head and the outputs so far are plain scalars,
+ * which the compiler keeps in registers; no helper takes their addresses
+ * (inlining one left an intrinsic oclgrind cannot run). */
 __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int with_values,
                                                        __global const KEY_T *keys, __global const T *values,
                                                        const ulong begin, const ulong end, const ulong n,
@@ -212,16 +198,19 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
     uint any = carry.s.head;
     ulong count = carry.count;
     KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0]; /* element 0 starts a run */
-    const ulong stop = min(end, n - 1);                  /* the elements with a next one */
-    for (ulong i = begin; i < stop; i++) {
-        const KEY_T key = keys[i], next = keys[i + 1];
-        runs_step(mode, lengths, &acc, &any, &count, i, key, key != prev, next != key,
-                  with_values ? values[i] : (T)1, keys_out, values_out);
+    for (ulong i = begin; i < end; i++) {
+        const KEY_T key = keys[i], next = i + 1 < n ? keys[i + 1] : ~key;
+        const uint head = key != prev, tail = next != key;
+        const T value = with_values ? values[i] : (T)1;
+        const T combined = COMBINE(acc, value);
+        acc = head ? value : combined;
+        any |= head;
+        if (selects(mode, head, tail)) {
+            put_output(mode, lengths, keys_out, values_out, count, i, key, mode == RUNS_FIRST ? value : acc);
+            count++;
+        }
         prev = key;
     }
-    if (stop < end)
-        runs_step(mode, lengths, &acc, &any, &count, n - 1, keys[n - 1], keys[n - 1] != prev, 1u,
-                  with_values ? values[n - 1] : (T)1, keys_out, values_out);
     return make_prefix(make_seg(acc, any), count);
 }
 
