@@ -295,24 +295,27 @@ static clprim_status by_key(clprim_context *ctx, const by_key_call *b, cl_uint n
     return s;
 }
 
-clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type, clprim_op op,
-                                   const clprim_operator *custom, cl_mem keys, size_t keys_offset, cl_mem values,
-                                   size_t values_offset, size_t n, cl_mem keys_out, size_t keys_out_offset,
-                                   cl_mem values_out, size_t values_out_offset, size_t *runs, cl_mem runs_buffer,
-                                   size_t runs_offset, cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list, cl_event *event)
+/* Reduce by key (RUNS_REDUCE: op, or custom when not NULL) and unique by key
+ * (RUNS_FIRST: the values only copied): keys and values in, a key and a value
+ * out per run. */
+static clprim_status pairs_call(clprim_context *ctx, const char *fn, int mode, clprim_type key_type,
+                                clprim_type value_type, clprim_op op, const clprim_operator *custom, cl_mem keys,
+                                size_t keys_offset, cl_mem values, size_t values_offset, size_t n, cl_mem keys_out,
+                                size_t keys_out_offset, cl_mem values_out, size_t values_out_offset, size_t *runs,
+                                cl_mem runs_buffer, size_t runs_offset, cl_uint num_events_in_wait_list,
+                                const cl_event *event_wait_list, cl_event *event)
 {
-    static const char fn[] = "clprim_reduce_by_key";
     const clprim_type_info *key = NULL, *value = NULL;
     clprim_combine c = clprim_combine_builtin(op);
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_key_type(ctx, fn, key_type, &key);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_operator(ctx, value_type, &value, op, custom != NULL, custom, &c);
+        s = mode == RUNS_REDUCE ? clprim_check_operator(ctx, value_type, &value, op, custom != NULL, custom, &c)
+                                : clprim_check_type(ctx, value_type, &value);
     if (s == CLPRIM_SUCCESS && !values)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values is NULL", fn);
-    const by_key_call b = {.function = fn, .mode = RUNS_REDUCE, .key = key, .value = value, .combine = &c,
+    const by_key_call b = {.function = fn, .mode = mode, .key = key, .value = value, .combine = &c,
                            .keys = keys, .values = values, .keys_out = keys_out, .values_out = values_out,
                            .runs_buffer = runs_buffer, .keys_offset = keys_offset, .values_offset = values_offset,
                            .keys_out_offset = keys_out_offset, .values_out_offset = values_out_offset,
@@ -322,6 +325,18 @@ clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, cl
         s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
     clprim_combine_free(&c);
     return s;
+}
+
+clprim_status clprim_reduce_by_key(clprim_context *ctx, clprim_type key_type, clprim_type value_type, clprim_op op,
+                                   const clprim_operator *custom, cl_mem keys, size_t keys_offset, cl_mem values,
+                                   size_t values_offset, size_t n, cl_mem keys_out, size_t keys_out_offset,
+                                   cl_mem values_out, size_t values_out_offset, size_t *runs, cl_mem runs_buffer,
+                                   size_t runs_offset, cl_uint num_events_in_wait_list,
+                                   const cl_event *event_wait_list, cl_event *event)
+{
+    return pairs_call(ctx, "clprim_reduce_by_key", RUNS_REDUCE, key_type, value_type, op, custom, keys, keys_offset,
+                      values, values_offset, n, keys_out, keys_out_offset, values_out, values_out_offset, runs,
+                      runs_buffer, runs_offset, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* Run lengths and non-trivial runs: keys (or first indices, `firsts`) and
@@ -396,25 +411,10 @@ clprim_status clprim_unique_by_key(clprim_context *ctx, clprim_type key_type, cl
                                    size_t values_out_offset, size_t *count, cl_mem count_buffer, size_t count_offset,
                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    static const char fn[] = "clprim_unique_by_key";
-    const clprim_type_info *key = NULL, *value = NULL;
-    const clprim_combine sum = clprim_combine_builtin(CLPRIM_SUM); /* values are only copied */
-    CLPRIM_ENTER(s, ctx, fn);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_key_type(ctx, fn, key_type, &key);
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_type(ctx, value_type, &value);
-    if (s == CLPRIM_SUCCESS && !values)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: values is NULL", fn);
-    const by_key_call b = {.function = fn, .mode = RUNS_FIRST, .key = key, .value = value, .combine = &sum,
-                           .keys = keys, .values = values, .keys_out = keys_out, .values_out = values_out,
-                           .runs_buffer = count_buffer, .keys_offset = keys_offset, .values_offset = values_offset,
-                           .keys_out_offset = keys_out_offset, .values_out_offset = values_out_offset,
-                           .runs_offset = count_offset, .n = n, .runs = count, .keys_out_name = "keys_out",
-                           .values_out_name = "values_out"};
-    if (s == CLPRIM_SUCCESS)
-        s = by_key(ctx, &b, num_events_in_wait_list, event_wait_list, event);
-    return s;
+    return pairs_call(ctx, "clprim_unique_by_key", RUNS_FIRST, key_type, value_type, CLPRIM_SUM, NULL, keys,
+                      keys_offset, values, values_offset, n, keys_out, keys_out_offset, values_out,
+                      values_out_offset, count, count_buffer, count_offset, num_events_in_wait_list,
+                      event_wait_list, event);
 }
 
 /* ---- Descriptors ---- */
