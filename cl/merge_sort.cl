@@ -9,9 +9,11 @@
  *
  * Built with -DTYPE=<NAME> (cl/types.h), the key; -DLESS=<expression>, the
  * caller's comparator over a and b as the host parsed and wrote it out (true
- * when a must come before b); -DVALUE_BYTES=0, 1, 4 or 8, the bytes of a
- * value moved with its key (0: keys alone; values are moved as bits); -DWG and
- * -DITEMS.
+ * when a must come before b), or, for the order of clprim_sort_keys, -DKEY=
+ * <NAME> (the sort key type, TYPE being its bits) with -DORDER_DESCENDING,
+ * -DORDER_BEGIN_BIT and -DORDER_END_BIT; -DVALUE_BYTES=0, 1, 4 or 8, the
+ * bytes of a value moved with its key (0: keys alone; values are moved as
+ * bits); -DWG and -DITEMS.
  *
  * Whatever the comparator, every write stays inside its output and every
  * output is some input: a merge whose independently found splits do not fit
@@ -25,8 +27,14 @@
 #ifndef TYPE
 #error "merge_sort.cl needs -DTYPE=<NAME> (cl/types.h), the key type"
 #endif
+#ifdef KEY
+#include "block/key.cl"
+#define LESS                                                                                                   \
+    rank_of(a, ORDER_DESCENDING, ORDER_BEGIN_BIT, ORDER_END_BIT) <                                             \
+        rank_of(b, ORDER_DESCENDING, ORDER_BEGIN_BIT, ORDER_END_BIT)
+#endif
 #ifndef LESS
-#error "merge_sort.cl needs -DLESS=<expression over a and b>"
+#error "merge_sort.cl needs -DLESS=<expression over a and b>, or -DKEY and the order"
 #endif
 #ifndef VALUE_BYTES
 #define VALUE_BYTES 0

@@ -6,12 +6,6 @@
  * Built with -DKEY=<NAME> (a sort key type), -DWG and -DITEMS. */
 #include "block/key.cl"
 
-/* The bits of the order that count, low-aligned. */
-inline key_t rank_of(const key_t u, const uint descending, const uint begin_bit, const key_t mask)
-{
-    return (ordered(u, descending) >> begin_bit) & mask;
-}
-
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void search_sorted(__global const key_t *sorted, ulong sorted_offset, ulong n, __global const key_t *needles,
                    ulong needles_offset, ulong m, __global ulong *result, ulong result_offset, uint upper,
@@ -20,14 +14,13 @@ void search_sorted(__global const key_t *sorted, ulong sorted_offset, ulong n, _
     sorted += sorted_offset;
     needles += needles_offset;
     result += result_offset;
-    const key_t mask = end_bit - begin_bit == KEY_BITS ? ~(key_t)0 : ((key_t)1 << (end_bit - begin_bit)) - 1;
     FOR_EACH_INDEX(i, m) {
-        const key_t needle = rank_of(needles[i], descending, begin_bit, mask);
+        const key_t needle = rank_of(needles[i], descending, begin_bit, end_bit);
         /* The first j whose key is not before the needle (lower), or after it (upper). */
         ulong lo = 0, hi = n;
         while (lo < hi) {
             const ulong mid = lo + (hi - lo) / 2;
-            const key_t here = rank_of(sorted[mid], descending, begin_bit, mask);
+            const key_t here = rank_of(sorted[mid], descending, begin_bit, end_bit);
             if (upper ? here <= needle : here < needle)
                 lo = mid + 1;
             else

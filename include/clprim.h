@@ -1168,6 +1168,24 @@ CLPRIM_API clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type,
                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                       cl_event *event);
 
+/* clprim_merge in clprim_sort_keys's order instead of a comparator: a and b,
+ * each sorted by clprim_sort_keys or clprim_sort_pairs under `order` (NULL:
+ * ascending on every bit; descending; a bit range), merge stably into
+ * keys_out sorted the same way (of keys equal in that order, a's first).
+ * key_type is one of the sort's key types; keys are moved as bits, so doubles
+ * need no fp64. Values, counts, overlaps and events as clprim_merge. Errors:
+ * those of clprim_sort_keys for the key type and the order, and those of
+ * clprim_merge for the rest. A failed call enqueues nothing.
+ * Work: one pass of clprim_merge; a program per key type and order. */
+CLPRIM_API clprim_status clprim_merge_in_order(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                               const clprim_sort_order *order, cl_mem a_keys, size_t a_keys_offset,
+                                               cl_mem a_values, size_t a_values_offset, size_t na, cl_mem b_keys,
+                                               size_t b_keys_offset, cl_mem b_values, size_t b_values_offset,
+                                               size_t nb, cl_mem keys_out, size_t keys_out_offset,
+                                               cl_mem values_out, size_t values_out_offset,
+                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                               cl_event *event);
+
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
  *     id = (iz * dims[1] + iy) * dims[0] + ix,
  * with ix = floor((x - origin[0]) * inv) and inv = 1.0f / box_size[0] (float

@@ -1,6 +1,7 @@
 /* clprim_merge and clprim_merge_sort under oclgrind (tests/oclgrind.sh), at
- * the shape $CLPRIM_TUNING gives: a merge of two sorted arrays of different
- * lengths with ties between them (uint32 keys, uint32 values); a descending
+ * the shape $CLPRIM_TUNING gives: merges of two sorted arrays of different
+ * lengths with ties between them (uint32 keys, uint32 values), by a
+ * comparator and in the sort's order (clprim_merge_in_order); a descending
  * sort of int64 keys with uint8 values, in place; a sort by a comparator that
  * is no order (the merges' fallback), whose result must be a permutation.
  * Each is checked against a C loop. The device comes from
@@ -34,8 +35,9 @@ static int failed(clprim_context *ctx, const char *what, clprim_status s)
     return 1;
 }
 
-/* a: keys 0, 0, 1, 1, ... (na of them); b: 0, 0, 0, 1, ... (nb): ties across. */
-static int merge_case(clprim_context *ctx, size_t na, size_t nb)
+/* a: keys 0, 0, 1, 1, ... (na of them); b: 0, 0, 0, 1, ... (nb): ties across.
+ * By the comparator "a < b", or in the sort's (ascending) order. */
+static int merge_case(clprim_context *ctx, size_t na, size_t nb, int in_order)
 {
     const size_t n = na + nb;
     cl_uint *keys = malloc((n + 1) * 4), *values = malloc((n + 1) * 4), *got = malloc((n + 1) * 8);
@@ -46,8 +48,11 @@ static int merge_case(clprim_context *ctx, size_t na, size_t nb)
     cl_mem ka = buffer(ctx, na * 4 + 4, keys), kb = buffer(ctx, nb * 4 + 4, keys + na);
     cl_mem va = buffer(ctx, na * 4 + 4, values), vb = buffer(ctx, nb * 4 + 4, values + na);
     cl_mem ko = buffer(ctx, n * 4 + 4, got), vo = buffer(ctx, n * 4 + 4, got);
-    const clprim_status s = clprim_merge(ctx, CLPRIM_UINT32, CLPRIM_UINT32, "a < b", ka, 0, va, 0, na, kb, 0, vb, 0,
-                                         nb, ko, 0, vo, 0, 0, NULL, NULL);
+    const clprim_status s =
+        in_order ? clprim_merge_in_order(ctx, CLPRIM_UINT32, CLPRIM_UINT32, NULL, ka, 0, va, 0, na, kb, 0, vb, 0, nb,
+                                         ko, 0, vo, 0, 0, NULL, NULL)
+                 : clprim_merge(ctx, CLPRIM_UINT32, CLPRIM_UINT32, "a < b", ka, 0, va, 0, na, kb, 0, vb, 0, nb, ko, 0,
+                                vo, 0, 0, NULL, NULL);
     int bad = s != CLPRIM_SUCCESS ? failed(ctx, "merge", s) : 0;
     if (!bad && read_back(ctx, ko, n * 4, got) && read_back(ctx, vo, n * 4, got + n)) {
         size_t i = 0, j = na;
@@ -134,9 +139,9 @@ static int run_case(int c, size_t n)
         fprintf(stderr, "oclgrind_merge: clprim_create: %s: %s\n", clprim_status_name(s), clprim_last_error(NULL));
         return 1;
     }
-    const int bad = c == 0   ? merge_case(ctx, n * 2 / 3, n - n * 2 / 3)
-                    : c == 1 ? merge_case(ctx, 0, n / 3)
-                    : c == 2 ? merge_case(ctx, 5, n)
+    const int bad = c == 0   ? merge_case(ctx, n * 2 / 3, n - n * 2 / 3, 0)
+                    : c == 1 ? merge_case(ctx, 0, n / 3, 0)
+                    : c == 2 ? merge_case(ctx, 5, n, 1)
                     : c == 3 ? descending_case(ctx, n)
                              : no_order_case(ctx, n);
     clprim_release(ctx);

@@ -4,7 +4,9 @@
  * key and one on absolute values, signed zeros, sizes around tiles and runs
  * that take several merge passes, in place, offsets, merges of arrays of
  * different lengths (empty ones too), comparators that are no order (a
- * permutation still), NaNs, several work-group shapes, and every bad argument.
+ * permutation still), NaNs, several work-group shapes, and every bad argument;
+ * clprim_merge_in_order against the radix sort's order (reference_sort.c) for
+ * every sort key type, descending and on a bit range.
  * Programs are built per key type, value size, comparator and shape, so the
  * cases share a few of them. */
 #include <math.h>
@@ -14,6 +16,7 @@
 
 #include "harness.h"
 #include "reference.h"
+#include "reference_sort.h"
 
 /* The comparators, as the device gets them and as C computes them. */
 enum { LT, GT, HIGH, ABS, LE, WILD, LESS_COUNT };
@@ -384,9 +387,80 @@ START_TEST(merge_two_arrays)
 }
 END_TEST
 
+/* ---- clprim_merge_in_order ---- */
+
+/* a and b (na and nb keys of t, with NaNs, signed zeros and ties), each
+ * sorted in `order`, merged with their indices as values. */
+static void check_merge_in_order(clprim_context *ctx, clprim_type t, const clprim_sort_order *order, size_t na,
+                                 size_t nb, uint64_t *rng, const char *what)
+{
+    const size_t n = na + nb, ks = size_of(t);
+    unsigned char *keys = harness_malloc(n * ks + 1), *sorted = harness_malloc(n * ks + 1),
+                  *got = harness_malloc(n * ks + 1);
+    uint32_t *values = harness_malloc((n + 1) * 4), *got_values = harness_malloc((n + 1) * 4);
+    fill_keys(t, keys, n, harness_rand(rng) % 2 ? TIES : RANDOM, rng);
+    for (size_t i = 0; i < n && (t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE); i += 29) {
+        if (t == CLPRIM_FLOAT)
+            ((float *)keys)[i] = i % 2 ? NAN : -NAN;
+        else
+            ((double *)keys)[i] = i % 2 ? NAN : -NAN;
+    }
+    /* Each array sorted on its own; its values are the sorted positions in the whole. */
+    for (size_t part = 0; part < 2; part++) {
+        const size_t first = part ? na : 0, count = part ? nb : na;
+        uint32_t *perm = reference_sort_perm_order(t, order, keys + first * ks, count);
+        for (size_t i = 0; i < count; i++)
+            memcpy(sorted + (first + i) * ks, keys + (first + perm[i]) * ks, ks);
+        free(perm);
+    }
+    for (size_t i = 0; i < n; i++)
+        values[i] = (uint32_t)i;
+    cl_mem a = harness_buffer(ctx, na * ks + ks, sorted), b = harness_buffer(ctx, nb * ks + ks, sorted + na * ks);
+    cl_mem av = harness_buffer(ctx, na * 4 + 4, values), bv = harness_buffer(ctx, nb * 4 + 4, values + na);
+    cl_mem out = harness_buffer(ctx, n * ks + 2 * ks, NULL), vout = harness_buffer(ctx, n * 4 + 4, NULL);
+    const clprim_status s = clprim_merge_in_order(ctx, t, CLPRIM_UINT32, order, a, 0, av, 0, na, b, 0, bv, 0, nb,
+                                                  out, 2, vout, 1, 0, NULL, NULL);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", what, clprim_last_error(ctx));
+    harness_read(ctx, out, 2 * ks, n * ks, got);
+    harness_read(ctx, vout, 4, n * 4, got_values);
+    /* The stable merge: of equal ranks, a's first. */
+    size_t i = 0, j = na;
+    for (size_t k = 0; k < n; k++) {
+        const int take_b = i == na || (j < n && reference_sort_rank(t, order, sorted + j * ks) <
+                                                    reference_sort_rank(t, order, sorted + i * ks));
+        const size_t from = take_b ? j++ : i++;
+        CHECK(got_values[k] == from && memcmp(got + k * ks, sorted + from * ks, ks) == 0,
+              "%s (%zu + %zu): output %zu holds input %u, not %zu", what, na, nb, k, got_values[k], from);
+    }
+    free(keys), free(sorted), free(got), free(values), free(got_values);
+    cl_mem bufs[] = {a, b, av, bv, out, vout};
+    for (size_t k = 0; k < 6; k++)
+        clReleaseMemObject(bufs[k]);
+}
+
+START_TEST(merge_in_sort_order)
+{
+    /* One order a key type, so each type builds one program. */
+    static const clprim_type types[] = {CLPRIM_INT32, CLPRIM_UINT32, CLPRIM_FLOAT,
+                                        CLPRIM_INT64, CLPRIM_UINT64, CLPRIM_DOUBLE};
+    static const clprim_sort_order orders[] = {{0, 0, 0}, {1, 0, 0}, {0, 3, 19}};
+    static const size_t lengths[][2] = {{0, 0}, {0, 7}, {9, 0}, {1, 1}, {300, 5}, {2000, 3001}};
+    uint64_t rng = harness_rng(551);
+    FOR_EACH_DEVICE(ctx)
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        char what[96];
+        const clprim_sort_order *order = &orders[k % 3];
+        snprintf(what, sizeof what, "%s, descending %d, bits [%u, %u)", reference_type_name(types[k]),
+                 order->descending, order->begin_bit, order->end_bit);
+        for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
+            check_merge_in_order(ctx, types[k], order, lengths[i][0], lengths[i][1], &rng, what);
+    }
+}
+END_TEST
+
 /* ---- Bad arguments ---- */
 
-enum { SORT, MERGE };
+enum { SORT, MERGE, MERGE_IN_ORDER };
 
 /* SORT: buf keys_in, keys_out, values_in, values_out; variant: the comparator
  * (below); op 1: values_in NULL (indices); op 2: value type 42; op 3: the
@@ -401,6 +475,12 @@ static clprim_status merge_bad_call(clprim_context *ctx, const harness_bad_call 
         return clprim_merge_sort(ctx, row->type, value_type, bad_less[row->variant], buf[0], row->offset[0], buf[1],
                                  row->offset[1], row->op & 1 ? NULL : buf[2], row->offset[2], buf[3], row->offset[3],
                                  row->n, 0, NULL, NULL);
+    if (row->call == MERGE_IN_ORDER) {
+        const clprim_sort_order bits = {0, 8, 40}; /* past a 32-bit key */
+        return clprim_merge_in_order(ctx, row->type, value_type, row->variant ? &bits : NULL, buf[0], row->offset[0],
+                                     buf[0], row->offset[0], row->n, buf[1], row->offset[1], buf[1], row->offset[1],
+                                     row->n / 2, buf[2], row->offset[2], buf[3], row->offset[3], 0, NULL, NULL);
+    }
     return clprim_merge(ctx, row->type, value_type, bad_less[row->variant], buf[0], row->offset[0], buf[0],
                         row->offset[0], row->n, buf[1], row->offset[1], buf[1], row->offset[1], row->n / 2, buf[2],
                         row->offset[2], buf[3], row->offset[3], 0, NULL, NULL);
@@ -470,6 +550,19 @@ static const harness_bad_call merge_bad_calls[] = {
      .written = HB_ARG(2)},
     {"merge: pairs", MERGE, 0, {HB_A, HB_A, HB_B, HB_B}, {0, 3, 0, 4096}, 100, CLPRIM_SUCCESS, NULL,
      .written = HB_ARG(2) | HB_ARG(3)},
+
+    {"merge in order: ctx NULL", MERGE_IN_ORDER, 1, {HB_A, HB_A, HB_B, HB_NULL}, {0}, 8, CLPRIM_INVALID_ARGUMENT,
+     "ctx is NULL"},
+    {"merge in order: uint8 keys", MERGE_IN_ORDER, 0, {HB_A, HB_A, HB_B, HB_NULL}, {0}, 8, CLPRIM_INVALID_ARGUMENT,
+     "not uint8", .type = CLPRIM_UINT8},
+    {"merge in order: bits past the key", MERGE_IN_ORDER, 0, {HB_A, HB_A, HB_B, HB_NULL}, {0}, 8,
+     CLPRIM_INVALID_ARGUMENT, "end_bit", .variant = 1},
+    {"merge in order: keys_out over b_keys", MERGE_IN_ORDER, 0, {HB_A, HB_B, HB_B, HB_NULL}, {0, 0, 2}, 8,
+     CLPRIM_INVALID_ARGUMENT, "b_keys", .also = "keys_out"},
+    {"merge in order: value type 42", MERGE_IN_ORDER, 0, {HB_A, HB_A, HB_B, HB_B}, {0, 0, 0, 4096}, 8,
+     CLPRIM_INVALID_ARGUMENT, "42", .op = 2},
+    {"merge in order: pairs", MERGE_IN_ORDER, 0, {HB_A, HB_A, HB_B, HB_B}, {0, 3, 0, 4096}, 100, CLPRIM_SUCCESS,
+     NULL, .written = HB_ARG(2) | HB_ARG(3)},
 };
 
 START_TEST(merge_bad_table)
@@ -489,6 +582,7 @@ static Suite *merge_sort_suite(void)
     tcase_add_test(tc, merge_sort_in_place);
     tcase_add_test(tc, merge_sort_no_order);
     tcase_add_test(tc, merge_two_arrays);
+    tcase_add_test(tc, merge_in_sort_order);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);

@@ -1,6 +1,7 @@
 /* A sort key, when -DKEY=<NAME> (cl/types.h) names a 32- or 64-bit type:
- * key_t, its bits; KEY_BITS, SIGN_BIT; and ordered(), the unsigned integer
- * whose order is clprim_sort_keys's (include/clprim.h says which). */
+ * key_t, its bits; KEY_BITS, SIGN_BIT; ordered(), the unsigned integer whose
+ * order is clprim_sort_keys's (include/clprim.h says which); rank_of(), the
+ * part of it a bit range compares. */
 #ifndef CLPRIM_BLOCK_KEY_CL
 #define CLPRIM_BLOCK_KEY_CL
 
@@ -26,6 +27,14 @@ inline key_t ordered(key_t u, uint descending)
     key_t o = (u & SIGN_BIT) ? ~u : (u ^ SIGN_BIT);
 #endif
     return descending ? ~o : o;
+}
+
+/* The bits [begin_bit, end_bit) of the ordered form, low-aligned: what the
+ * sort compares under a bit range. */
+inline key_t rank_of(const key_t u, const uint descending, const uint begin_bit, const uint end_bit)
+{
+    const key_t mask = end_bit - begin_bit == KEY_BITS ? ~(key_t)0 : ((key_t)1 << (end_bit - begin_bit)) - 1;
+    return (ordered(u, descending) >> begin_bit) & mask;
 }
 
 #endif /* CLPRIM_BLOCK_KEY_CL */

@@ -8,7 +8,7 @@
  * piece. The passes ping-pong between the output and a copy in scratch,
  * starting where the last lands in the output. clprim_merge is one pass over
  * two arrays. */
-#include "internal.h"
+#include "radix_sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +16,12 @@
 #define MERGE_FILE "merge_sort.cl"
 
 /* A checked call: the key and value types (value NULL: keys alone) and the
- * comparator, parsed. */
+ * order: the caller's comparator, parsed, or clprim_sort_keys's order. */
 typedef struct {
     const clprim_type_info *key, *value;
-    const char *text; /* as the caller wrote it */
+    const char *text; /* the comparator as the caller wrote it; NULL: by sort order */
     char *less;       /* as parsed and written out */
+    clprim_sort_spec order;
 } merge_spec;
 
 static clprim_status check_less(clprim_context *ctx, clprim_type key_type, const char *less, merge_spec *m)
@@ -59,9 +60,16 @@ static unsigned merge_plan_begin(const clprim_context *ctx, clprim_plan *plan, c
 {
     clprim_plan_begin(plan, purpose);
     clprim_program p;
-    clprim_program_begin(ctx, &p, purpose, MERGE_FILE, &ctx->tuning, m->key, -1);
+    if (m->text) {
+        clprim_program_begin(ctx, &p, purpose, MERGE_FILE, &ctx->tuning, m->key, -1);
+        clprim_expression_option(ctx, &p.options, "LESS", m->less);
+    } else { /* keys moved as their bits, compared in the sort's order */
+        const clprim_type_info *bits = clprim_type_info_of(m->key->size == 4 ? CLPRIM_UINT32 : CLPRIM_UINT64);
+        clprim_program_begin(ctx, &p, purpose, MERGE_FILE, &ctx->tuning, bits, -1);
+        clprim_options_add(&p.options, "-DKEY=%s -DORDER_DESCENDING=%d -DORDER_BEGIN_BIT=%uu -DORDER_END_BIT=%uu",
+                           m->key->name, m->order.descending != 0, m->order.begin_bit, m->order.end_bit);
+    }
     clprim_options_add(&p.options, "-DVALUE_BYTES=%zu", m->value ? m->value->size : 0);
-    clprim_expression_option(ctx, &p.options, "LESS", m->less);
     return clprim_plan_program(plan, &p);
 }
 
@@ -161,7 +169,7 @@ static clprim_status merge_execute(clprim_context *ctx, clprim_plan *plan, const
                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     const clprim_status s = clprim_execute(ctx, plan, num_events_in_wait_list, event_wait_list, event);
-    if (s == CLPRIM_BUILD_FAILED) {
+    if (s == CLPRIM_BUILD_FAILED && m->text) {
         char types[48];
         snprintf(types, sizeof types, "a and b %s", m->key->label);
         clprim_expression_build_failed(ctx, "less", m->text, types);
@@ -217,39 +225,37 @@ clprim_status clprim_merge_sort(clprim_context *ctx, clprim_type key_type, clpri
     return s;
 }
 
-clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_type value_type, const char *less,
-                           cl_mem a_keys, size_t a_keys_offset, cl_mem a_values, size_t a_values_offset, size_t na,
-                           cl_mem b_keys, size_t b_keys_offset, cl_mem b_values, size_t b_values_offset, size_t nb,
-                           cl_mem keys_out, size_t keys_out_offset, cl_mem values_out, size_t values_out_offset,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+/* clprim_merge and clprim_merge_in_order once the order is checked (m->key
+ * set; a failed check comes in as s). */
+static clprim_status merge_call(clprim_context *ctx, const char *fn, clprim_status s, merge_spec *m,
+                                clprim_type value_type, cl_mem a_keys, size_t a_keys_offset, cl_mem a_values,
+                                size_t a_values_offset, size_t na, cl_mem b_keys, size_t b_keys_offset,
+                                cl_mem b_values, size_t b_values_offset, size_t nb, cl_mem keys_out,
+                                size_t keys_out_offset, cl_mem values_out, size_t values_out_offset,
+                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    static const char fn[] = "clprim_merge";
-    merge_spec m = {0};
     clprim_region read[4] = {{0}}, keys_written, values_written;
     static const char *const read_names[4] = {"a_keys", "b_keys", "a_values", "b_values"};
     const size_t n = na + nb;
-    CLPRIM_ENTER(s, ctx, fn);
-    if (s == CLPRIM_SUCCESS)
-        s = check_less(ctx, key_type, less, &m);
     if (s == CLPRIM_SUCCESS && n < na)
         s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: na + nb (%zu + %zu) overflows size_t", fn, na, nb);
     if (s == CLPRIM_SUCCESS && values_out)
-        s = check_value_type(ctx, fn, value_type, 0, n, &m);
+        s = check_value_type(ctx, fn, value_type, 0, n, m);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "a_keys", a_keys, a_keys_offset, na, m.key->size, CLPRIM_READS, &read[0]);
+        s = clprim_check_buffer(ctx, "a_keys", a_keys, a_keys_offset, na, m->key->size, CLPRIM_READS, &read[0]);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "b_keys", b_keys, b_keys_offset, nb, m.key->size, CLPRIM_READS, &read[1]);
+        s = clprim_check_buffer(ctx, "b_keys", b_keys, b_keys_offset, nb, m->key->size, CLPRIM_READS, &read[1]);
     if (s == CLPRIM_SUCCESS && values_out)
-        s = clprim_check_buffer(ctx, "a_values", a_values, a_values_offset, na, m.value->size, CLPRIM_READS,
+        s = clprim_check_buffer(ctx, "a_values", a_values, a_values_offset, na, m->value->size, CLPRIM_READS,
                                 &read[2]);
     if (s == CLPRIM_SUCCESS && values_out)
-        s = clprim_check_buffer(ctx, "b_values", b_values, b_values_offset, nb, m.value->size, CLPRIM_READS,
+        s = clprim_check_buffer(ctx, "b_values", b_values, b_values_offset, nb, m->value->size, CLPRIM_READS,
                                 &read[3]);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "keys_out", keys_out, keys_out_offset, n, m.key->size, CLPRIM_WRITES,
+        s = clprim_check_buffer(ctx, "keys_out", keys_out, keys_out_offset, n, m->key->size, CLPRIM_WRITES,
                                 &keys_written);
     if (s == CLPRIM_SUCCESS && values_out)
-        s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, m.value->size, CLPRIM_WRITES,
+        s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, m->value->size, CLPRIM_WRITES,
                                 &values_written);
     /* The outputs meet no input and not each other. */
     for (int i = 0; i < (values_out ? 4 : 2); i++) {
@@ -264,7 +270,7 @@ clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_typ
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS) {
         clprim_plan plan;
-        const unsigned merge_cl = merge_plan_begin(ctx, &plan, "merge", &m);
+        const unsigned merge_cl = merge_plan_begin(ctx, &plan, "merge", m);
         if (n > 0) {
             /* Without values the value places are never read: the keys fill them. */
             merge_place a = {a_keys, a_keys_offset, values_out ? a_values : a_keys, a_values_offset},
@@ -274,10 +280,45 @@ clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_typ
             const size_t splits = plan_splits(ctx, &plan, merge_cl, n, 1, &flag);
             plan_pass(ctx, &plan, merge_cl, &a, &b, &out, n, na, nb, 0, splits, flag);
         }
-        s = merge_execute(ctx, &plan, &m, num_events_in_wait_list, event_wait_list, event);
+        s = merge_execute(ctx, &plan, m, num_events_in_wait_list, event_wait_list, event);
     }
-    free(m.less);
+    free(m->less);
     return s;
+}
+
+clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type, clprim_type value_type, const char *less,
+                           cl_mem a_keys, size_t a_keys_offset, cl_mem a_values, size_t a_values_offset, size_t na,
+                           cl_mem b_keys, size_t b_keys_offset, cl_mem b_values, size_t b_values_offset, size_t nb,
+                           cl_mem keys_out, size_t keys_out_offset, cl_mem values_out, size_t values_out_offset,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    static const char fn[] = "clprim_merge";
+    merge_spec m = {0};
+    CLPRIM_ENTER(s, ctx, fn);
+    if (s == CLPRIM_SUCCESS)
+        s = check_less(ctx, key_type, less, &m);
+    return merge_call(ctx, fn, s, &m, value_type, a_keys, a_keys_offset, a_values, a_values_offset, na, b_keys,
+                      b_keys_offset, b_values, b_values_offset, nb, keys_out, keys_out_offset, values_out,
+                      values_out_offset, num_events_in_wait_list, event_wait_list, event);
+}
+
+clprim_status clprim_merge_in_order(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                    const clprim_sort_order *order, cl_mem a_keys, size_t a_keys_offset,
+                                    cl_mem a_values, size_t a_values_offset, size_t na, cl_mem b_keys,
+                                    size_t b_keys_offset, cl_mem b_values, size_t b_values_offset, size_t nb,
+                                    cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                    size_t values_out_offset, cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event)
+{
+    static const char fn[] = "clprim_merge_in_order";
+    merge_spec m = {0};
+    CLPRIM_ENTER(s, ctx, fn);
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_sort_order(ctx, fn, key_type, order, &m.order);
+    m.key = clprim_type_info_of(key_type);
+    return merge_call(ctx, fn, s, &m, value_type, a_keys, a_keys_offset, a_values, a_values_offset, na, b_keys,
+                      b_keys_offset, b_values, b_values_offset, nb, keys_out, keys_out_offset, values_out,
+                      values_out_offset, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- Descriptor ---- */
