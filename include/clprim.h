@@ -151,6 +151,26 @@ CLPRIM_API cl_command_queue clprim_queue(const clprim_context *ctx);
 CLPRIM_API cl_device_id clprim_device(const clprim_context *ctx);
 CLPRIM_API cl_context clprim_cl_context(const clprim_context *ctx);
 
+/* Host memory for copies between the host and the context's device at full
+ * speed: at least `bytes` (0 counts as 1), pinned where the driver pins what
+ * CL_MEM_ALLOC_HOST_PTR allocates (NVIDIA's does), and kept by the context
+ * between calls, so that a program copying through the host every iteration
+ * allocates and pins once. It grows (never shrinks) when a call asks for more.
+ * *host is valid until the next call that grows it, clprim_trim or
+ * clprim_release; copies to or from it already enqueued on the context's queue
+ * still complete (the old memory goes once they have), those on other queues
+ * are the caller's to finish first. libclprim_mpi stages its exchanges here.
+ * Errors: host NULL: CLPRIM_INVALID_ARGUMENT; the driver's refusal:
+ * CLPRIM_OUT_OF_MEMORY (or CLPRIM_OPENCL_ERROR), with its error in
+ * clprim_last_cl_error, *host NULL and the memory held before released. */
+CLPRIM_API clprim_status clprim_pinned_host(clprim_context *ctx, size_t bytes, void **host);
+
+/* Gives back the memory the context keeps between calls: its device scratch
+ * and its pinned host memory (the next call needing either allocates it
+ * again). Built kernels stay. Waits for nothing: work already enqueued keeps
+ * what it uses until it is done. NULL is a no-op. */
+CLPRIM_API void clprim_trim(clprim_context *ctx);
+
 /* The library's version, such as "0.9.0": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);

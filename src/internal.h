@@ -64,6 +64,9 @@ struct clprim_context {
     cl_mem lookback; /* the one-sweep form's tile records (lookback.c); only its kernels write there */
     size_t lookback_bytes;
     cl_uint lookback_stamp; /* of the last launch that used them */
+    cl_mem pinned;          /* clprim_pinned_host's memory, mapped at pinned_host; grows, never shrinks */
+    void *pinned_host;
+    size_t pinned_bytes;
 
     char *error; /* last failure's message, "" after success */
     cl_int cl_error;

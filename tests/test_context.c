@@ -755,6 +755,42 @@ START_TEST(contexts_independent)
 }
 END_TEST
 
+/* Pinned host memory: it carries data both ways, is kept while big enough,
+ * grows, survives a trim only as a new allocation, and the scratch goes with
+ * the trim too (a scan after it still works). */
+START_TEST(pinned_host_and_trim)
+{
+    clprim_context *ctx = first_context();
+    void *host = (void *)1, *again = NULL;
+    harness_assert_error(ctx, clprim_pinned_host(ctx, 64, NULL), CLPRIM_INVALID_ARGUMENT, "host is NULL");
+    harness_assert_error(NULL, clprim_pinned_host(NULL, 64, &host), CLPRIM_INVALID_ARGUMENT, "ctx is NULL");
+    const size_t n = 100000;
+    ck_assert_int_eq(clprim_pinned_host(ctx, n * 4, &host), CLPRIM_SUCCESS);
+    uint32_t *words = host;
+    for (size_t i = 0; i < n; i++)
+        words[i] = (uint32_t)(i * 2654435761u);
+    cl_mem buf = harness_buffer(ctx, n * 4, host);
+    ck_assert_int_eq(clprim_pinned_host(ctx, 16, &again), CLPRIM_SUCCESS);
+    ck_assert_ptr_eq(again, host); /* big enough: the same memory */
+    memset(host, 0, n * 4);
+    ck_assert_int_eq(clEnqueueReadBuffer(clprim_queue(ctx), buf, CL_TRUE, 0, n * 4, host, 0, NULL, NULL), CL_SUCCESS);
+    for (size_t i = 0; i < n; i++)
+        CHECK(words[i] == (uint32_t)(i * 2654435761u), "pinned word %zu came back as %u", i, words[i]);
+    ck_assert_int_eq(clprim_pinned_host(ctx, 2 * n * 4, &again), CLPRIM_SUCCESS); /* grows */
+    memset(again, 0xA5, 2 * n * 4);
+    ck_assert_int_eq(scan_check(ctx), CLPRIM_SUCCESS); /* the scratch in use */
+    clprim_trim(ctx);
+    clprim_trim(ctx);
+    clprim_trim(NULL);
+    ck_assert_int_eq(scan_check(ctx), CLPRIM_SUCCESS); /* the scratch again */
+    ck_assert_int_eq(clprim_pinned_host(ctx, 0, &host), CLPRIM_SUCCESS);
+    ck_assert_ptr_nonnull(host);
+    ck_assert_str_eq(clprim_last_error(ctx), "");
+    clReleaseMemObject(buf);
+    harness_release_checked(ctx);
+}
+END_TEST
+
 static Suite *context_suite(void)
 {
     Suite *s = suite_create("context");
@@ -768,6 +804,7 @@ static Suite *context_suite(void)
     tcase_add_test(dev, version);
     tcase_add_test(dev, create_with_user_queue);
     tcase_add_test(dev, contexts_independent);
+    tcase_add_test(dev, pinned_host_and_trim);
     suite_add_tcase(s, dev);
     TCase *tune = tcase_create("tuning");
     tcase_set_timeout(tune, 300);

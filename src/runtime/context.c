@@ -302,13 +302,72 @@ clprim_status clprim_create_with_queue(clprim_context **out, cl_command_queue qu
     return CLPRIM_SUCCESS;
 }
 
+/* The scratch and the pinned host memory. Nothing waits: commands enqueued
+ * before keep what they use alive, and the unmap, enqueued behind them on the
+ * in-order queue, frees the host memory only once they are done. */
+static void release_kept_memory(clprim_context *ctx)
+{
+    if (ctx->scratch)
+        clReleaseMemObject(ctx->scratch);
+    if (ctx->pinned) {
+        clEnqueueUnmapMemObject(ctx->queue, ctx->pinned, ctx->pinned_host, 0, NULL, NULL);
+        clReleaseMemObject(ctx->pinned);
+    }
+    ctx->scratch = ctx->pinned = NULL;
+    ctx->pinned_host = NULL;
+    ctx->scratch_bytes = ctx->pinned_bytes = 0;
+}
+
+void clprim_trim(clprim_context *ctx)
+{
+    if (ctx)
+        release_kept_memory(ctx);
+}
+
+clprim_status clprim_pinned_host(clprim_context *ctx, size_t bytes, void **host)
+{
+    CLPRIM_ENTER(s, ctx, "clprim_pinned_host");
+    if (s == CLPRIM_SUCCESS && !host)
+        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "clprim_pinned_host: host is NULL");
+    if (s != CLPRIM_SUCCESS)
+        return s;
+    *host = NULL;
+    if (bytes == 0)
+        bytes = 1;
+    if (ctx->pinned && ctx->pinned_bytes >= bytes) {
+        *host = ctx->pinned_host;
+        return CLPRIM_SUCCESS;
+    }
+    /* The device scratch stays: only the host memory is replaced. */
+    cl_mem scratch = ctx->scratch;
+    size_t scratch_bytes = ctx->scratch_bytes;
+    ctx->scratch = NULL;
+    release_kept_memory(ctx);
+    ctx->scratch = scratch;
+    ctx->scratch_bytes = scratch_bytes;
+    cl_int err;
+    cl_mem pinned = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    void *mapped = NULL;
+    if (err == CL_SUCCESS) {
+        mapped = clEnqueueMapBuffer(ctx->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+                                    NULL, &err);
+        if (err != CL_SUCCESS)
+            clReleaseMemObject(pinned);
+    }
+    if (err != CL_SUCCESS)
+        return clprim_fail_cl(ctx, err, "clprim_pinned_host: allocating and mapping %zu bytes of host memory", bytes);
+    ctx->pinned = pinned;
+    ctx->pinned_host = *host = mapped;
+    ctx->pinned_bytes = bytes;
+    return CLPRIM_SUCCESS;
+}
+
 void clprim_release(clprim_context *ctx)
 {
     if (!ctx)
         return;
     clprim_release_programs(ctx);
-    if (ctx->scratch)
-        clReleaseMemObject(ctx->scratch);
+    release_kept_memory(ctx);
     if (ctx->lookback)
         clReleaseMemObject(ctx->lookback);
     if (ctx->queue)
