@@ -68,8 +68,10 @@ CLPRIM_API clprim_mpi_times clprim_mpi_last_times(void);
  * clprim_scan_op when custom is not NULL; op is then ignored) of every element
  * of the lower ranks and of its own src[0 .. i]. Inclusive or exclusive, in
  * place when src and dst are the same elements; as clprim_scan otherwise.
- * Work: a local reduce, an MPI_Allgather of the ranks' totals, the fold of the
- * lower ranks' totals on the device, a local scan seeded with it. */
+ * Work: a local reduce (on every rank but the last, whose total no rank
+ * needs), an MPI_Allgather of the ranks' totals, the fold of the lower ranks'
+ * totals on the device, a local scan seeded with it; on one rank, the local
+ * scan alone. */
 CLPRIM_API clprim_status clprim_mpi_scan(clprim_context *ctx, MPI_Comm comm, clprim_type t, clprim_op op,
                                          const clprim_operator *custom, int exclusive, cl_mem src,
                                          size_t src_offset, cl_mem dst, size_t dst_offset, size_t n,
@@ -118,12 +120,17 @@ CLPRIM_API clprim_status clprim_mpi_compact(clprim_context *ctx, MPI_Comm comm, 
  * holding about an equal share. The call creates *keys_out, a buffer of the
  * context's cl_context holding this rank's *n_out sorted keys (one unused
  * element when *n_out is 0: OpenCL has no empty buffers); the caller releases
- * it. Work: a sample sort. Each rank sorts its slice (clprim_sort_keys),
+ * it. Work: a sample sort. Each rank sorts its slice (clprim_sort_keys);
  * splitters are taken from samples of every rank's sorted keys (weighted by
- * slice length), each rank sends each bucket to its rank (MPI_Alltoallv), and
- * each rank sorts what it received. Equal keys keep their global input order:
+ * slice length) and found in each sorted slice by a search on the device; the
+ * pieces for other ranks cross through the context's pinned host memory
+ * (clprim_pinned_host, kept between calls: clprim_trim gives it back) as MPI
+ * messages in chunks, so that the device copies and MPI overlap; each rank
+ * merges the sorted runs it holds on its device (clprim_merge_in_order). One
+ * rank's call is its local sort alone. Equal keys keep their global input order:
  * splitters compare the key, then the rank, then the position. keys_in is
- * left as it was. */
+ * left as it was. Device memory: the sorted slice, what arrives, the output
+ * (and, from three ranks on, a second output's room for the merge passes). */
 CLPRIM_API clprim_status clprim_mpi_sort_keys(clprim_context *ctx, MPI_Comm comm, clprim_type key_type,
                                               const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset,
                                               size_t n, cl_mem *keys_out, size_t *n_out,

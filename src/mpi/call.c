@@ -287,35 +287,6 @@ clprim_status mpi_buffer(mpi_call *call, size_t bytes, cl_mem *buf)
     return CLPRIM_SUCCESS;
 }
 
-clprim_status mpi_stage(mpi_call *call, size_t bytes, mpi_staging *staging)
-{
-    cl_int err;
-    staging->host = NULL;
-    staging->buffer = clCreateBuffer(clprim_cl_context(call->ctx), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                     bytes ? bytes : 1, NULL, &err);
-    if (err == CL_SUCCESS)
-        staging->host = clEnqueueMapBuffer(clprim_queue(call->ctx), staging->buffer, CL_TRUE,
-                                           CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 1, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        if (staging->buffer)
-            clReleaseMemObject(staging->buffer);
-        staging->buffer = NULL;
-        return mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host staging memory of %zu bytes (OpenCL error %d)", bytes,
-                        err);
-    }
-    return CLPRIM_SUCCESS;
-}
-
-void mpi_unstage(mpi_call *call, mpi_staging *staging)
-{
-    if (!staging->buffer)
-        return;
-    if (staging->host)
-        clEnqueueUnmapMemObject(clprim_queue(call->ctx), staging->buffer, staging->host, 0, NULL, NULL);
-    clReleaseMemObject(staging->buffer);
-    *staging = (mpi_staging){NULL, NULL};
-}
-
 clprim_status mpi_read(mpi_call *call, cl_mem buf, size_t offset_bytes, size_t bytes, void *host)
 {
     double t = mpi_now();

@@ -86,16 +86,6 @@ clprim_status mpi_check_disjoint(mpi_call *call, const char *a_name, cl_mem a, s
 
 /* A device buffer of `bytes` (at least 1) in the context's cl_context. */
 clprim_status mpi_buffer(mpi_call *call, size_t bytes, cl_mem *buf);
-/* Host memory the device copies to and from at full speed (pinned, where
- * the driver pins what CL_MEM_ALLOC_HOST_PTR allocates): a buffer of `bytes`
- * (at least 1) mapped for the host. mpi_unstage unmaps and releases it. */
-typedef struct {
-    cl_mem buffer;
-    unsigned char *host;
-} mpi_staging;
-clprim_status mpi_stage(mpi_call *call, size_t bytes, mpi_staging *staging);
-void mpi_unstage(mpi_call *call, mpi_staging *staging);
-
 /* Blocking copies between the host and a buffer, timed as device work. */
 clprim_status mpi_read(mpi_call *call, cl_mem buf, size_t offset_bytes, size_t bytes, void *host);
 clprim_status mpi_write(mpi_call *call, cl_mem buf, size_t offset_bytes, size_t bytes, const void *host);

@@ -1,5 +1,5 @@
-/* Scan and reduce across ranks. Each rank reduces its slice; the totals are
- * gathered; the totals of the lower ranks that hold elements are folded on
+/* Scan and reduce across ranks. Each rank reduces its slice (but the scan's
+ * top rank, whose total no rank needs); the totals are gathered; the totals of the lower ranks that hold elements are folded on
  * the device, in rank order, by the same operator (so callers' operators,
  * which only the device can evaluate, work too, and float sums group the same
  * way on every run); a scan is then seeded with that fold. */
@@ -76,14 +76,17 @@ clprim_status clprim_mpi_scan(clprim_context *ctx, MPI_Comm comm, clprim_type t,
     const size_t size = mpi_type_size(t);
     unsigned char total[8], *totals = NULL;
 
-    /* Check: this rank's arguments (the local reduce checks src, the type and
-     * the operator; dst is checked here, before any rank writes), then every
-     * rank's. */
+    /* Check: this rank's arguments (the local reduce checks the type and the
+     * operator; src and dst are checked here, before any rank writes), then
+     * every rank's. No rank needs the top rank's total, so it reduces nothing:
+     * on one rank the call is the local scan alone. */
     if (s == CLPRIM_SUCCESS && !ctx)
         s = mpi_fail(&call, CLPRIM_INVALID_ARGUMENT, "ctx is NULL");
     if (s == CLPRIM_SUCCESS)
-        s = local_total(&call, t, op, custom, src, src_offset, n, total, num_events_in_wait_list,
-                        event_wait_list);
+        s = local_total(&call, t, op, custom, src, src_offset, call.rank == call.size - 1 ? 0 : n, total,
+                        num_events_in_wait_list, event_wait_list);
+    if (s == CLPRIM_SUCCESS)
+        s = mpi_check_buffer(&call, "src", src, src_offset, n, size, 0);
     if (s == CLPRIM_SUCCESS)
         s = mpi_check_buffer(&call, "dst", dst, dst_offset, n, size, 1);
     if (s == CLPRIM_SUCCESS)
@@ -109,7 +112,7 @@ clprim_status clprim_mpi_scan(clprim_context *ctx, MPI_Comm comm, clprim_type t,
         /* Enqueue: the local scan from the seed. */
         if (s == CLPRIM_SUCCESS) {
             s = clprim_scan_seeded(ctx, t, op, custom, exclusive, seed, k > 0 ? (size_t)k - 1 : 0, src,
-                                   src_offset, dst, dst_offset, n, 0, NULL, NULL);
+                                   src_offset, dst, dst_offset, n, num_events_in_wait_list, event_wait_list, NULL);
             if (s != CLPRIM_SUCCESS)
                 s = mpi_fail_core(&call, s);
         }
