@@ -205,10 +205,12 @@ int main(int argc, char **argv)
     }
     double to_host, mpi;
     link_speeds(&b, rank, size, &to_host, &mpi);
-    if (rank == 0)
+    if (rank == 0 && size > 1)
         printf("host link, a rank's bytes: device to pinned host %.1f GB/s; MPI, ranks in pairs, each way %.1f "
                "GB/s\n",
                to_host * 1e-9, mpi * 1e-9);
+    else if (rank == 0)
+        printf("host link, a rank's bytes: device to pinned host %.1f GB/s\n", to_host * 1e-9);
     clReleaseMemObject(b.src);
     clReleaseMemObject(b.dst);
     clReleaseMemObject(b.values);

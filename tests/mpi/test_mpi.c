@@ -16,7 +16,8 @@
  * every rank has its verdict; the exit status is 1 when any case failed.
  * Environment:
  *   CLPRIM_TEST_SEED       the seed (rank 0 draws one otherwise and prints it)
- *   CLPRIM_MPI_TEST_DEVICE the device spec for every rank, else
+ *   CLPRIM_MPI_TEST_DEVICE the device spec for every rank ("rank-gpu": the GPU
+ *                          clprim_mpi_create(NULL) gives each rank), else
  *   CLPRIM_TEST_DEVICES    ';'-separated device specs, each tested in turn
  *                          (as the other suites do); "cpu" by default
  *   CLPRIM_CACHE_DIR       the kernel cache, shared by the ranks
@@ -77,6 +78,12 @@ static int create_matches_core(const char *spec, const char *name)
     return case_end();
 }
 
+/* The device argument of clprim_mpi_create for the device under test. */
+static const char *device_arg(void)
+{
+    return strcmp(run.device, "rank-gpu") ? run.device : NULL;
+}
+
 /* Creates run.ctx on run.device. Returns 0 when it cannot be made. */
 static int test_create(void)
 {
@@ -113,7 +120,7 @@ static int test_create(void)
     case_begin("create fails on rank %d (no such device): every rank fails", f);
     static int not_a_context;
     c = (clprim_context *)&not_a_context;
-    s = clprim_mpi_create(&c, run.comm, run.rank == f ? "no-such-device-anywhere" : run.device);
+    s = clprim_mpi_create(&c, run.comm, run.rank == f ? "no-such-device-anywhere" : device_arg());
     EXPECT(c == NULL, "*ctx is not NULL after a failure");
     expect_refused(s, CLPRIM_NO_DEVICE, f);
     if (s == CLPRIM_SUCCESS && c != (clprim_context *)&not_a_context)
@@ -122,7 +129,7 @@ static int test_create(void)
 
     case_begin("create on MPI_COMM_NULL is refused");
     c = (clprim_context *)&not_a_context;
-    s = clprim_mpi_create(&c, MPI_COMM_NULL, run.device);
+    s = clprim_mpi_create(&c, MPI_COMM_NULL, device_arg());
     EXPECT(c == NULL, "*ctx is not NULL after a failure");
     expect_refused(s, CLPRIM_INVALID_ARGUMENT, RANK_NONE);
     if (s == CLPRIM_SUCCESS && c != (clprim_context *)&not_a_context)
@@ -132,9 +139,11 @@ static int test_create(void)
     /* The contexts of the run. */
     case_begin("create \"%s\" (the device under test)", run.device);
     run.ctx = NULL;
-    s = clprim_mpi_create(&run.ctx, run.comm, run.device);
+    s = clprim_mpi_create(&run.ctx, run.comm, device_arg());
     expect_success(s, "clprim_mpi_create");
-    clprim_status rs = clprim_create(&run.ref, run.device);
+    /* The single-device reference runs on the same device, on a context of its own. */
+    clprim_status rs = device_arg() || !run.ctx ? clprim_create(&run.ref, device_arg())
+                                                : clprim_create_with_queue(&run.ref, clprim_queue(run.ctx));
     if (rs != CLPRIM_SUCCESS)
         case_fail("clprim_create(\"%s\"): %s: %s", run.device, clprim_status_name(rs), clprim_last_error(NULL));
     int ok = case_end();
