@@ -1072,6 +1072,47 @@ CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_
                                            size_t n, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event);
 
+/* Top-k: the first k of n keys in the order `order`
+ * names, as clprim_sort_keys sorts them (NULL: ascending, so the k smallest;
+ * descending: the k largest; a bit range: compared on those bits), written
+ * to keys_out[keys_out_offset .. + min(k, n)) in that order. Exactly the
+ * first min(k, n) keys of the stable sort of all n: of keys equal to the k-th
+ * (on the order's bits), those of the lowest indices are kept, and equal keys
+ * come out in index order. Floats in the sort's total order: -0.0 before
+ * +0.0, NaNs at the ends by their sign (the usual NaN is the largest key).
+ * k >= n is the sort of all n; k == 0 or n == 0 writes nothing.
+ * key_type as clprim_sort_keys. keys_out may meet no input (the outputs are
+ * written while the inputs are read; CLPRIM_INVALID_ARGUMENT). Enqueues only,
+ * the same bits on every run and device.
+ * Work: a radix select, the top 8 bits of the order's range first: the input
+ * is read twice (a digit count, then a scatter of the keys below the k-th
+ * key's digit to keys_out and of those at it to the context's scratch), the
+ * next 8 bits only among those, and so on; then the stable radix sort of the
+ * k keys in keys_out. The scratch holds digit counts per work-group and, in
+ * the worst case (most keys equal to the k-th on its top digit), two copies
+ * of the keys (and values).
+ * Errors: those of clprim_sort_keys for the key type and order; keys_in
+ * shorter than offset + n, keys_out than offset + min(k, n):
+ * CLPRIM_BUFFER_TOO_SMALL; overlaps as above: CLPRIM_INVALID_ARGUMENT. A
+ * failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_top_k_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
+                                           size_t k, cl_mem keys_in, size_t keys_in_offset, size_t n,
+                                           cl_mem keys_out, size_t keys_out_offset, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event);
+
+/* The same with a value per key, moved with its key to values_out. Values as
+ * clprim_sort_pairs's: value_type of 4 or 8 bytes; values_in NULL means the
+ * indices 0..n-1 (value_type CLPRIM_UINT32, n at most 2^32, or
+ * CLPRIM_UINT64), so values_out receives the indices of the top k keys.
+ * keys_out and values_out need min(k, n) elements and may meet no other
+ * buffer of the call. */
+CLPRIM_API clprim_status clprim_top_k_pairs(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                            const clprim_sort_order *order, size_t k, cl_mem keys_in,
+                                            size_t keys_in_offset, cl_mem values_in, size_t values_in_offset,
+                                            size_t n, cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                            size_t values_out_offset, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event);
+
 /* The lower or upper bound of each of m needles among n keys sorted in the
  * order `order` names, as clprim_sort_keys sorts them (NULL: ascending on
  * every bit; descending; a bit range): result[result_offset + i], a cl_ulong,

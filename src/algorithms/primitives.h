@@ -21,6 +21,7 @@
     X(segmented_reduce)                                                                                          \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
-    X(kmeans)
+    X(kmeans)                                                                                                    \
+    X(top_k)
 
 #endif

@@ -1219,7 +1219,7 @@ static uint32_t *sort_values(void *data, const workload *w)
 
 /* Random keys of every bit pattern (for floats and doubles NaNs and infinities
  * too, which the sort puts in its documented total order); random values. */
-static int sort_prepare(workload *w, int pairs)
+static int sort_fill(workload *w, int pairs)
 {
     size_t bytes = w->n * (w->elem + (pairs ? sizeof(uint32_t) : 0));
     unsigned char *data = malloc(bytes ? bytes : 1);
@@ -1235,9 +1235,14 @@ static int sort_prepare(workload *w, int pairs)
     }
     for (size_t i = 0; pairs && i < w->n; i++)
         sort_values(data, w)[i] = (uint32_t)(next_random(&state) >> 32);
+    return upload(w);
+}
+
+static int sort_prepare(workload *w, int pairs)
+{
     /* The C loop's keys as 64-bit words and its values, twice (LSD ping-pong). */
     w->scratch = calloc(w->n ? w->n : 1, 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
-    return w->scratch && upload(w) && device_output(w, bytes);
+    return w->scratch && sort_fill(w, pairs) && device_output(w, w->in_bytes);
 }
 
 static int sort_keys_prepare(workload *w) { return sort_prepare(w, 0); }
@@ -1342,6 +1347,122 @@ static const workload_kind sort_keys = {"sort-keys", sort_keys_prepare, sort_key
 static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_pairs_run, sort_pairs_cpu,
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
+
+/* ---- Top-k: the 1000 smallest of the sort's keys, beside `sort-keys` at
+ * the same sizes (bench --primitives top-k,sort-keys) ---- */
+
+#define TOP_K 1000
+
+/* A key of the C loop: its ordered form, then its index (ties: the lower
+ * index first, as the stable sort's first k). */
+typedef struct {
+    uint64_t ordered, index;
+} top_k_entry;
+
+/* The sort's random keys; in w->scratch a heap of k entries for each OpenMP
+ * thread and one for their merge. */
+static int top_k_prepare(workload *w)
+{
+    const size_t threads = workload_openmp_threads() > 1 ? (size_t)workload_openmp_threads() : 1;
+    w->count = w->n < TOP_K ? w->n : TOP_K;
+    w->scratch = calloc((threads + 1) * (w->count ? w->count : 1), sizeof(top_k_entry));
+    return w->scratch && sort_fill(w, 0) && device_output(w, w->count ? w->count * w->elem : 1);
+}
+
+static clprim_status top_k_run(workload *w)
+{
+    return clprim_top_k_keys(w->ctx, w->type, NULL, w->count, w->in_buf, 0, w->n, w->out_buf, 0, 0, NULL, NULL);
+}
+
+static int top_k_before(top_k_entry a, top_k_entry b)
+{
+    return a.ordered < b.ordered || (a.ordered == b.ordered && a.index < b.index);
+}
+
+/* heap[0 .. size) a max-heap by top_k_before: heap[at] sifted down. */
+static void top_k_sift(top_k_entry *heap, size_t size, size_t at)
+{
+    for (size_t child; (child = 2 * at + 1) < size; at = child) {
+        if (child + 1 < size && top_k_before(heap[child], heap[child + 1]))
+            child++;
+        if (!top_k_before(heap[at], heap[child]))
+            return;
+        const top_k_entry swap = heap[at];
+        heap[at] = heap[child], heap[child] = swap;
+    }
+}
+
+/* The first k of entries (from `from`, or of keys [begin, end) of the input
+ * when from is NULL) into the max-heap heap; returns its size. One compare
+ * per entry that does not enter. */
+static size_t top_k_select_into(workload *w, const top_k_entry *from, size_t begin, size_t end, top_k_entry *heap)
+{
+    const unsigned width = 8 * (unsigned)w->elem;
+    size_t size = 0;
+    for (size_t i = begin; i < end; i++) {
+        const top_k_entry e =
+            from ? from[i] : (top_k_entry){sort_ordered(w->type, sort_key_at(w->in, w->elem, i), width), i};
+        if (size < w->count) {
+            heap[size++] = e;
+            if (size == w->count)
+                for (size_t at = size / 2; at-- > 0;)
+                    top_k_sift(heap, size, at);
+        } else if (top_k_before(e, heap[0])) {
+            heap[0] = e;
+            top_k_sift(heap, size, 0);
+        }
+    }
+    if (size < w->count) /* fewer than k: a heap of them all */
+        for (size_t at = size / 2; at-- > 0;)
+            top_k_sift(heap, size, at);
+    return size;
+}
+
+/* The heap's entries, smallest first, as keys into expect. */
+static void top_k_write(workload *w, top_k_entry *heap, size_t size)
+{
+    while (size > 0) {
+        const top_k_entry largest = heap[0];
+        heap[0] = heap[--size];
+        top_k_sift(heap, size, 0);
+        sort_key_put(w->expect, w->elem, size, sort_key_at(w->in, w->elem, largest.index));
+    }
+}
+
+static void top_k_cpu(workload *w)
+{
+    top_k_entry *heap = w->scratch;
+    top_k_write(w, heap, top_k_select_into(w, NULL, 0, w->n, heap));
+}
+
+/* Each thread a heap of its slice's first k, then those heaps' first k. */
+static void top_k_openmp(workload *w)
+{
+    top_k_entry *heaps = w->scratch;
+    size_t threads = 1;
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        const size_t id = (size_t)thread_slice(w->n, &begin, &end);
+        const size_t size = top_k_select_into(w, NULL, begin, end, heaps + id * w->count);
+        for (size_t i = size; i < w->count; i++) /* a short slice: its heap padded past every key */
+            heaps[id * w->count + i] = (top_k_entry){UINT64_MAX, UINT64_MAX};
+#ifdef _OPENMP
+        if (id == 0)
+            threads = (size_t)omp_get_num_threads();
+#endif
+    }
+    top_k_entry *last = heaps + threads * w->count;
+    top_k_write(w, last, top_k_select_into(w, heaps, 0, threads * w->count, last));
+}
+
+/* The keys read once, k written. */
+static double top_k_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)w->count * (double)w->elem;
+}
+
+static const workload_kind top_k = {"top-k", top_k_prepare, top_k_run, top_k_cpu, whole_output_check,
+                                    top_k_bytes, sortable, top_k_openmp, "top_k", 0};
 
 /* ---- Merge sort by the comparator "a < b": keys alone and (key, uint32
  * value) pairs, on the radix sort's data (full-entropy integer keys) ---- */
@@ -1816,7 +1937,8 @@ const workload_kind *const workload_kinds[] = {
     &argmax_to,      &compact_half,   &partition_half, &partition_three_way, &find_if, &transform,
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
-    &merge_sort_pairs, &search, &segmented_reduce, &box_sort, NULL};
+    &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
+    &top_k, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
