@@ -400,6 +400,33 @@ CLPRIM_API clprim_status clprim_segmented_reduce(clprim_context *ctx, clprim_typ
                                                  cl_mem dst, size_t dst_offset, cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event);
 
+/* Segmented argmin and argmax (CUB's DeviceSegmentedReduce::ArgMin and
+ * ArgMax): per segment of the offsets array (as clprim_segmented_reduce
+ * reads it), the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) element to
+ * values[values_offset + s] (an element of type t) and the index of its
+ * first occurrence, counted from src_offset like the offsets (CUB counts from
+ * the segment's start: subtract offsets[s]), to indices[indices_offset + s]
+ * (a cl_ulong). Either output may be NULL, not both. Ties and NaN as
+ * clprim_reduce_index: equal values (-0.0 and +0.0 among them) go to the
+ * first; a NaN loses to any number, so a segment's answer is NaN, at its
+ * first element, only when all of it is NaN. An empty segment gets index
+ * CL_ULONG_MAX and the value an empty MIN or MAX gives in
+ * clprim_segmented_reduce (the type's largest or lowest, +-infinity for
+ * floats). The answers are the same on every device and tuning. Offsets,
+ * n == 0, segments == 0, the split of the work and what is read and written
+ * as clprim_segmented_reduce. Enqueues only; events as clprim_scan.
+ * Errors: an unknown type, op CLPRIM_SUM or unknown, values and indices both
+ * NULL: CLPRIM_INVALID_ARGUMENT; double without fp64: CLPRIM_UNSUPPORTED;
+ * buffers and overlaps as clprim_segmented_reduce's dst, for each output,
+ * and values sharing a byte with indices: CLPRIM_INVALID_ARGUMENT. A failed
+ * call enqueues nothing. */
+CLPRIM_API clprim_status clprim_segmented_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src,
+                                                       size_t src_offset, size_t n, cl_mem offsets,
+                                                       size_t offsets_offset, size_t segments, cl_mem values,
+                                                       size_t values_offset, cl_mem indices, size_t indices_offset,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list, cl_event *event);
+
 /* Scan by key (segmented scan): the scan of clprim_scan or clprim_scan_op,
  * started again at every segment, a run of equal consecutive keys: dst[i]
  * combines values[j .. i] (inclusive) or values[j .. i - 1] (exclusive), where

@@ -22,6 +22,7 @@
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
     X(kmeans)                                                                                                    \
-    X(top_k)
+    X(top_k)                                                                                                     \
+    X(segmented_reduce_index)
 
 #endif

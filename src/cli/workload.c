@@ -1528,8 +1528,8 @@ static const workload_kind merge_sort_pairs = {"merge-sort-pairs", sort_pairs_pr
 
 /* The offsets (w->scratch, segments + 1 of them) of segments whose lengths
  * are uniform in 1..127 (mean 64), the last cut at n, on the device in
- * aux_buf; a sum per segment out. */
-static int segmented_prepare(workload *w)
+ * aux_buf; an output of out_bytes a segment. */
+static int segmented_prepare_out(workload *w, size_t out_bytes)
 {
     const size_t most = w->n + 2;
     cl_ulong *offsets = malloc(most * sizeof *offsets);
@@ -1548,7 +1548,13 @@ static int segmented_prepare(workload *w)
     cl_int err;
     w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (segments + 1) * sizeof *offsets,
                                 offsets, &err);
-    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * w->elem);
+    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * out_bytes);
+}
+
+/* A sum per segment out. */
+static int segmented_prepare(workload *w)
+{
+    return segmented_prepare_out(w, w->elem);
 }
 
 static clprim_status segmented_run(workload *w)
@@ -1600,6 +1606,69 @@ static double segmented_bytes(const workload *w)
 static const workload_kind segmented_reduce = {"segmented-reduce", segmented_prepare, segmented_run,
                                                segmented_cpu,      segmented_check,   segmented_bytes,
                                                NULL,               segmented_openmp,  "segmented_reduce", 0};
+
+/* ---- Segmented argmin: the index of each segment's smallest element, on
+ * the segmented reduce's segments (the values' many ties go to the first) ---- */
+
+static int segmented_argmin_prepare(workload *w)
+{
+    return segmented_prepare_out(w, sizeof(cl_ulong));
+}
+
+static clprim_status segmented_argmin_run(workload *w)
+{
+    return clprim_segmented_reduce_index(w->ctx, w->type, CLPRIM_MIN, w->in_buf, 0, w->n, w->aux_buf, 0, w->count,
+                                         NULL, 0, w->out_buf, 0, 0, NULL, NULL);
+}
+
+/* clprim_reduce_index's rule: a smaller value wins, a NaN loses to any
+ * number, ties keep the first. */
+static void segmented_argmin_loop(workload *w, size_t begin, size_t end)
+{
+    const cl_ulong *offsets = w->scratch;
+    cl_ulong *at = w->expect;
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        for (size_t s = begin; s < end; s++) {
+            cl_ulong best = offsets[s] < offsets[s + 1] ? offsets[s] : CL_ULONG_MAX;
+            for (size_t i = offsets[s] + 1; i < offsets[s + 1]; i++)
+                if (x[i] < x[best] || (x[best] != x[best] && x[i] == x[i]))
+                    best = i;
+            at[s] = best;
+        }
+    })
+}
+
+static void segmented_argmin_cpu(workload *w)
+{
+    segmented_argmin_loop(w, 0, w->count);
+}
+
+static void segmented_argmin_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->count, &begin, &end);
+        segmented_argmin_loop(w, begin, end);
+    }
+}
+
+static int segmented_argmin_check(workload *w, char *why, size_t size)
+{
+    return same_bytes(w, w->count * sizeof(cl_ulong), why, size);
+}
+
+/* The values and offsets read, an index a segment written. */
+static double segmented_argmin_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)(w->count + 1) * sizeof(cl_ulong) + (double)w->count * sizeof(cl_ulong);
+}
+
+static const workload_kind segmented_argmin = {"segmented-argmin",      segmented_argmin_prepare,
+                                               segmented_argmin_run,    segmented_argmin_cpu,
+                                               segmented_argmin_check,  segmented_argmin_bytes,
+                                               NULL,                    segmented_argmin_openmp,
+                                               "segmented_reduce_index", 0};
 
 /* ---- Search: the lower bound of n random needles among n sorted keys ----
  * Made in the keys' ordered form, so no sort is needed: key i is the ordered
@@ -1938,7 +2007,7 @@ const workload_kind *const workload_kinds[] = {
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
     &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
-    &top_k, NULL};
+    &top_k, &segmented_argmin, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
