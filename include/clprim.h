@@ -866,6 +866,47 @@ CLPRIM_API clprim_status clprim_histogram_range(clprim_context *ctx, clprim_type
                                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                 cl_event *event);
 
+/* Histograms of the channels of RGBA8 pixels (CUB's MultiHistogramEven):
+ * `pixels` holds n pixels of 4 bytes (R, G, B, A) from pixel pixels_offset;
+ * the first `channels` (1 to 4) bytes of each are counted, channel c with
+ * clprim_histogram's even bins and rule for uint8 elements over
+ * [lo[c], hi[c]) in bins[c] bins (1 .. 256), into
+ * counts[c][counts_offset[c] + b] (cl_uint), overwritten (accumulate == 0:
+ * zeroed first, also when n == 0) or added to. One pass over the pixels
+ * counts every channel, each work-group in private local counts (at most
+ * 4 x 256 counters). The arrays hold at least `channels` entries; channels
+ * past them are neither read nor written (CUB's active channels: RGB of
+ * RGBA with channels 3). Counts wrap modulo 2^32; the same on every run and
+ * device.
+ * Errors: channels not 1 .. 4, a NULL array, bins[c] not 1 .. 256, bounds
+ * as clprim_histogram refuses them (the message names the channel):
+ * CLPRIM_INVALID_ARGUMENT; pixels shorter than pixels_offset + n pixels, a
+ * channel's counts shorter than counts_offset[c] + bins[c]:
+ * CLPRIM_BUFFER_TOO_SMALL; counts meeting the pixels or another channel's
+ * counts: CLPRIM_INVALID_ARGUMENT. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size_t pixels_offset, size_t n,
+                                                   unsigned channels, const double lo[], const double hi[],
+                                                   const size_t bins[], const cl_mem counts[],
+                                                   const size_t counts_offset[], int accumulate,
+                                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                   cl_event *event);
+
+/* The same over bins between edges of the caller's (CUB's
+ * MultiHistogramRange): channel c's bins[c] + 1 edges are cl_int (so that
+ * 256 can close the last bin), ascending, at edges[c][edges_offset[c]], and
+ * a sample x goes to bin b when edges[b] <= x < edges[b + 1], as
+ * clprim_histogram_range counts (edges not ascending: unspecified counts,
+ * nothing read or written outside the edges and counts). Edges may be
+ * shared between channels and meet the pixels; no counts may meet any
+ * channel's edges. Errors as clprim_histogram_channels, with edges shorter
+ * than edges_offset[c] + bins[c] + 1 ints: CLPRIM_BUFFER_TOO_SMALL. */
+CLPRIM_API clprim_status clprim_histogram_channels_range(clprim_context *ctx, cl_mem pixels, size_t pixels_offset,
+                                                         size_t n, unsigned channels, const cl_mem edges[],
+                                                         const size_t edges_offset[], const size_t bins[],
+                                                         const cl_mem counts[], const size_t counts_offset[],
+                                                         int accumulate, cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Images and thresholding ------------------------------------------- */
 
 /* Images are buffers, not cl_image objects, so every device that runs the rest

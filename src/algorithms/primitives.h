@@ -23,6 +23,7 @@
     X(threshold)                                                                                                 \
     X(kmeans)                                                                                                    \
     X(top_k)                                                                                                     \
-    X(segmented_reduce_index)
+    X(segmented_reduce_index)                                                                                    \
+    X(histogram_channels)
 
 #endif

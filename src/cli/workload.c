@@ -835,6 +835,113 @@ static const workload_kind histogram_256 = {"histogram",        histogram_prepar
                                             whole_output_check, in_bytes,          NULL,            histogram_openmp,
     "histogram", 0};
 
+/* ---- Histograms of RGBA8 pixels: n random pixels; each of the four
+ * channels into 256 bins of one value, or R, G and B into 64 bins of four
+ * values between edges; each in one call (bench --types uint8) ---- */
+
+#define RGBA_CHANNELS 4
+#define RGB_RANGE_BINS 64 /* of 4 values: a sample's bin is sample >> 2 */
+
+static int rgba_only(clprim_type t)
+{
+    return t == CLPRIM_UINT8;
+}
+
+/* The pixels; the counts of `channels` channels of `bins` bins each, one
+ * after the other in out_buf. */
+static int rgba_prepare(workload *w, size_t channels, size_t bins)
+{
+    unsigned char *pixels = malloc(w->n ? RGBA_CHANNELS * w->n : 1);
+    if (!pixels)
+        return 0;
+    free(w->in);
+    w->in = pixels;
+    w->in_bytes = RGBA_CHANNELS * w->n;
+    uint64_t state = first_state(0x9FB21C651E98DF25ull);
+    for (size_t i = 0; i < w->in_bytes; i++)
+        pixels[i] = (unsigned char)(next_random(&state) >> 56);
+    return upload(w) && device_output(w, channels * bins * sizeof(cl_uint));
+}
+
+static int histogram_rgba_prepare(workload *w)
+{
+    return rgba_prepare(w, RGBA_CHANNELS, HISTOGRAM_BINS);
+}
+
+/* The edges 0, 4, ..., 256 in aux_buf, shared by the three channels. */
+static int histogram_rgb_range_prepare(workload *w)
+{
+    cl_int edges[RGB_RANGE_BINS + 1], err;
+    for (size_t b = 0; b <= RGB_RANGE_BINS; b++)
+        edges[b] = (cl_int)(4 * b);
+    if (!rgba_prepare(w, 3, RGB_RANGE_BINS))
+        return 0;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof edges, edges, &err);
+    return err == CL_SUCCESS;
+}
+
+static clprim_status histogram_rgba_run(workload *w)
+{
+    const double lo[RGBA_CHANNELS] = {0, 0, 0, 0}, hi[RGBA_CHANNELS] = {256, 256, 256, 256};
+    const size_t bins[RGBA_CHANNELS] = {HISTOGRAM_BINS, HISTOGRAM_BINS, HISTOGRAM_BINS, HISTOGRAM_BINS};
+    const cl_mem counts[RGBA_CHANNELS] = {w->out_buf, w->out_buf, w->out_buf, w->out_buf};
+    const size_t at[RGBA_CHANNELS] = {0, HISTOGRAM_BINS, 2 * HISTOGRAM_BINS, 3 * HISTOGRAM_BINS};
+    return clprim_histogram_channels(w->ctx, w->in_buf, 0, w->n, RGBA_CHANNELS, lo, hi, bins, counts, at, 0, 0, NULL,
+                                     NULL);
+}
+
+static clprim_status histogram_rgb_range_run(workload *w)
+{
+    const cl_mem edges[3] = {w->aux_buf, w->aux_buf, w->aux_buf}, counts[3] = {w->out_buf, w->out_buf, w->out_buf};
+    const size_t edges_at[3] = {0, 0, 0}, bins[3] = {RGB_RANGE_BINS, RGB_RANGE_BINS, RGB_RANGE_BINS};
+    const size_t at[3] = {0, RGB_RANGE_BINS, 2 * RGB_RANGE_BINS};
+    return clprim_histogram_channels_range(w->ctx, w->in_buf, 0, w->n, 3, edges, edges_at, bins, counts, at, 0, 0,
+                                           NULL, NULL);
+}
+
+/* Channel c's sample x of pixel i, for the first `channels` channels,
+ * counted at counts[c * (256 >> shift) + (x >> shift)]. */
+static void rgba_loop(const workload *w, size_t channels, unsigned shift, size_t begin, size_t end, cl_uint *counts)
+{
+    const unsigned char *p = w->in;
+    for (size_t i = begin; i < end; i++)
+        for (size_t c = 0; c < channels; c++)
+            counts[c * (HISTOGRAM_BINS >> shift) + (p[RGBA_CHANNELS * i + c] >> shift)]++;
+}
+
+static void rgba_cpu(workload *w, size_t channels, unsigned shift)
+{
+    memset(w->expect, 0, w->out_bytes);
+    rgba_loop(w, channels, shift, 0, w->n, w->expect);
+}
+
+/* Private counts per thread, added up at the end. */
+static void rgba_openmp(workload *w, size_t channels, unsigned shift)
+{
+    cl_uint *counts = w->expect;
+    memset(counts, 0, w->out_bytes);
+    _Pragma("omp parallel") {
+        cl_uint mine[RGBA_CHANNELS * HISTOGRAM_BINS] = {0};
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        rgba_loop(w, channels, shift, begin, end, mine);
+        _Pragma("omp critical") for (size_t b = 0; b < w->out_bytes / sizeof *counts; b++) counts[b] += mine[b];
+    }
+}
+
+static void histogram_rgba_cpu(workload *w) { rgba_cpu(w, RGBA_CHANNELS, 0); }
+static void histogram_rgba_openmp(workload *w) { rgba_openmp(w, RGBA_CHANNELS, 0); }
+static void histogram_rgb_range_cpu(workload *w) { rgba_cpu(w, 3, 2); }
+static void histogram_rgb_range_openmp(workload *w) { rgba_openmp(w, 3, 2); }
+
+static const workload_kind histogram_rgba = {"histogram-rgba",   histogram_rgba_prepare, histogram_rgba_run,
+                                             histogram_rgba_cpu, whole_output_check,     in_bytes,
+                                             rgba_only,          histogram_rgba_openmp,  "histogram_channels", 0};
+static const workload_kind histogram_rgb_range = {
+    "histogram-rgb-range", histogram_rgb_range_prepare, histogram_rgb_range_run, histogram_rgb_range_cpu,
+    whole_output_check,    in_bytes,                    rgba_only,               histogram_rgb_range_openmp,
+    "histogram_channels",  0};
+
 /* ---- Histogram over edges: the histogram's data in 64 bins of four values
  * (floats: of 1/64) between edges the device reads ---- */
 
@@ -2007,7 +2114,7 @@ const workload_kind *const workload_kinds[] = {
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
     &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
-    &top_k, &segmented_argmin, NULL};
+    &top_k, &segmented_argmin, &histogram_rgba, &histogram_rgb_range, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
