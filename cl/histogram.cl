@@ -163,10 +163,7 @@ void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulon
                                         : NOT_COUNTED;
             lut[c * CHANNEL_LEVELS + x] = lut_entry(b, CHANNEL_OF(bins, c));
         }
-    clear_counts(h, 4 * CHANNEL_SLOTS);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    count_pixels(pixels + pixels_offset, begin, end, lut, h);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    merge_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset);
+    count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, h, counts0, counts1, counts2, counts3,
+                   counts_offset);
 }
 #endif

@@ -90,4 +90,19 @@ inline void merge_channels(__local const uint *h, const uint channels, const uin
     }
 }
 
+/* A channel kernel's count, once the work-group has written lut: its
+ * private counts h (4 * CHANNEL_SLOTS) cleared, pixels [begin, end) counted,
+ * the active channels merged. */
+void count_channels(__global const uchar4 *pixels, const ulong begin, const ulong end, const uint channels,
+                    const uint4 bins, __local const ushort *lut, __local uint *h, __global uint *counts0,
+                    __global uint *counts1, __global uint *counts2, __global uint *counts3,
+                    const ulong4 counts_offset)
+{
+    clear_counts(h, 4 * CHANNEL_SLOTS);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the table and the cleared counts are ready */
+    count_pixels(pixels, begin, end, lut, h);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    merge_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset);
+}
+
 #endif /* CLPRIM_BLOCK_PRIVATE_COUNTS_CL */
