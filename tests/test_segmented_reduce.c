@@ -327,8 +327,8 @@ END_TEST
 /* Which outputs a call of clprim_segmented_reduce_index asks for. */
 enum { BOTH_OUTPUTS, VALUES_ONLY, INDICES_ONLY };
 
-/* One clprim_segmented_reduce_index over n random elements (floats with NaN
- * and -0.0, and runs of NaN) and a layout's offsets; each segment checked
+/* One clprim_segmented_reduce_index over n random elements (floats with NaN,
+ * -0.0 and +0.0, which tie, and runs of them) and a layout's offsets; each segment checked
  * against reference_best_index, an empty one against its sentinel, and
  * nothing written beside the segments. */
 static void run_index_case(clprim_context *ctx, clprim_type t, clprim_op op, int outputs, size_t n, layout l,
@@ -345,11 +345,11 @@ static void run_index_case(clprim_context *ctx, clprim_type t, clprim_op op, int
     for (size_t i = 0; reference_type_is_float(t) && i < n; i += 1 + harness_rand(rng) % 7) {
         const size_t run = harness_rand(rng) % 3 ? 1 : 1 + harness_rand(rng) % 9;
         for (size_t j = i; j < i + run && j < n; j++) {
-            const int nan = harness_rand(rng) % 3 != 0;
+            const unsigned pick = (unsigned)(harness_rand(rng) % 4); /* NaN, NaN, -0.0, +0.0 */
             if (t == CLPRIM_FLOAT)
-                ((float *)(src + src_at * es))[j] = nan ? NAN : -0.0f;
+                ((float *)(src + src_at * es))[j] = pick < 2 ? NAN : pick == 2 ? -0.0f : 0.0f;
             else
-                ((double *)(src + src_at * es))[j] = nan ? NAN : -0.0;
+                ((double *)(src + src_at * es))[j] = pick < 2 ? NAN : pick == 2 ? -0.0 : 0.0;
         }
     }
     const size_t segments = make_offsets(l, n, mean, offsets, room, rng), count = out_at + segments + 1;
