@@ -15,6 +15,13 @@
  *                  last level the candidates all equal the k-th key, and the
  *                  first `need` of them go to the output.
  *
+ * A level's elements are in one of three places (its record's source): the
+ * input, or one of two candidate buffers that the scatters alternate
+ * between. When every element of a level has digit b, the scatter would copy
+ * them unchanged: it writes nothing and the next level reads the same place,
+ * so keys whose top bits are all equal cost one count a level, as the radix
+ * sort's skipped passes do.
+ *
  * Scatters keep the input order, so equal keys reach the output in index
  * order and the lowest indices win ties; the host then sorts the k outputs
  * in place with the stable radix sort. The input is read twice (count and
@@ -40,7 +47,19 @@ typedef uint value_t; /* VALUE_BYTES 0: the value arguments are there, unused */
 #define LEVEL_NEED 1
 #define LEVEL_TAKEN 2
 #define LEVEL_PREFIX 3
-#define LEVEL_WORDS 4
+#define LEVEL_SOURCE 4 /* SOURCE_INPUT, or candidate buffer 1 or 2 */
+#define LEVEL_WORDS 5
+#define SOURCE_INPUT 0
+
+/* The three places a level's elements can be in, each a buffer and an
+ * offset in elements: the input, then the two candidate buffers. */
+#define PLACES_PARAMS(V, name)                                                                                      \
+    __global V *name##_in, ulong name##_in_offset, __global V *name##_1, ulong name##_1_offset, __global V *name##_2, \
+        ulong name##_2_offset
+#define PLACE_OF(source, name)                                                                                      \
+    ((source) == SOURCE_INPUT ? name##_in + name##_in_offset                                                      \
+     : (source) == 1          ? name##_1 + name##_1_offset                                                        \
+                              : name##_2 + name##_2_offset)
 
 DEFINE_TILE_IO(load_keys, store_keys, key_t)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_ulong, ulong, ADD, 0ul)
@@ -70,20 +89,21 @@ void top_k_start(__global ulong *levels, ulong levels_offset, ulong n, ulong k)
         levels[LEVEL_NEED] = k;
         levels[LEVEL_TAKEN] = 0;
         levels[LEVEL_PREFIX] = 0;
+        levels[LEVEL_SOURCE] = SOURCE_INPUT;
     }
 }
 
 /* counts[g * RADIX + d]: the elements of work-group g's chunk whose digit is
  * d. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void top_k_count(__global const key_t *keys, ulong keys_offset, uint descending, uint shift, uint mask,
+void top_k_count(PLACES_PARAMS(const key_t, keys), uint descending, uint shift, uint mask,
                  __global const ulong *levels, ulong level_offset, __global uint *counts, ulong counts_offset)
 {
     __local uint hist[RADIX];
     const uint lid = get_local_id(0);
     const ulong count = levels[level_offset + LEVEL_COUNT], chunk = chunk_of(count);
     const ulong begin = get_group_id(0) * chunk, end = min(count, begin + chunk);
-    keys += keys_offset;
+    __global const key_t *keys = PLACE_OF(levels[level_offset + LEVEL_SOURCE], keys);
     for (uint d = lid; d < RADIX; d += WG)
         hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -101,9 +121,10 @@ void top_k_count(__global const key_t *keys, ulong keys_offset, uint descending,
 }
 
 /* One work-group over the `groups` counts of a level: b, the digit of the
- * element of rank `need`; the next level's record; and for each work-group
- * g, places[2g] and places[2g + 1], the elements below b and at b in the
- * chunks before g. */
+ * element of rank `need`; the next level's record (its source: this level's
+ * when every element has digit b, else the candidate buffer this level does
+ * not read); and for each work-group g, places[2g] and places[2g + 1], the
+ * elements below b and at b in the chunks before g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void top_k_select(__global const uint *counts, ulong counts_offset, ulong groups, uint shift, uint mask,
                   __global ulong *levels,
@@ -134,6 +155,8 @@ void top_k_select(__global const uint *counts, ulong counts_offset, ulong groups
         next[LEVEL_NEED] = need - below;
         next[LEVEL_TAKEN] = level[LEVEL_TAKEN] + below;
         next[LEVEL_PREFIX] = level[LEVEL_PREFIX] | (ulong)d << shift;
+        const ulong source = level[LEVEL_SOURCE];
+        next[LEVEL_SOURCE] = totals[d] == level[LEVEL_COUNT] ? source : source == 1 ? 2 : 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint b = chosen;
@@ -188,30 +211,32 @@ void top_k_select(__global const uint *counts, ulong counts_offset, ulong groups
 
 #define VALUE_OF(i) (values_are_indices ? (value_t)(i) : values[i])
 
-/* Work-group g's chunk of the level's elements (keys, with values) to the
+/* Work-group g's chunk of the level's elements (keys, with values; from the
+ * input with values_are_indices, an element's value is its index) to the
  * output and the next candidates, in input order, from the places the
- * select gave it. last: the level of the lowest digit. */
+ * select gave it; nothing when the next level reads this one's place.
+ * last: the level of the lowest digit. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void top_k_scatter(__global const key_t *keys, ulong keys_offset, __global const value_t *values, ulong values_offset,
-                   uint values_are_indices, uint descending, uint shift, uint mask, __global const ulong *levels,
-                   ulong level_offset, __global const ulong *places, ulong places_offset, __global key_t *out_keys,
-                   ulong out_keys_offset, __global value_t *out_values, ulong out_values_offset,
-                   __global key_t *next_keys, ulong next_keys_offset, __global value_t *next_values,
-                   ulong next_values_offset, uint last)
+void top_k_scatter(PLACES_PARAMS(key_t, keys), PLACES_PARAMS(value_t, values), uint values_are_indices,
+                   uint descending, uint shift, uint mask, __global const ulong *levels, ulong level_offset,
+                   __global const ulong *places, ulong places_offset, __global key_t *out_keys,
+                   ulong out_keys_offset, __global value_t *out_values, ulong out_values_offset, uint last)
 {
     __global const ulong *level = levels + level_offset, *next = level + LEVEL_WORDS;
-    const ulong count = level[LEVEL_COUNT], chunk = chunk_of(count);
+    const ulong source = level[LEVEL_SOURCE], next_source = next[LEVEL_SOURCE];
+    const ulong count = !last && next_source == source ? 0 : level[LEVEL_COUNT], chunk = chunk_of(count);
     const ulong begin = get_group_id(0) * chunk, end = min(count, begin + chunk);
     const uint b = (uint)(next[LEVEL_PREFIX] >> shift) & mask;
     const ulong need = next[LEVEL_NEED], ties_at = next[LEVEL_TAKEN];
     places += places_offset + 2 * get_group_id(0);
     ulong below_at = level[LEVEL_TAKEN] + places[0], at_at = places[1];
-    keys += keys_offset;
-    values += values_offset;
+    __global const key_t *keys = PLACE_OF(source, keys);
+    __global const value_t *values = PLACE_OF(source, values);
+    __global key_t *next_keys = PLACE_OF(next_source, keys);
+    __global value_t *next_values = PLACE_OF(next_source, values);
+    values_are_indices = values_are_indices && source == SOURCE_INPUT;
     out_keys += out_keys_offset;
     out_values += out_values_offset;
-    next_keys += next_keys_offset;
-    next_values += next_values_offset;
 #if WG == 1
     for (ulong i = begin; i < end; i++) {
         const key_t key = keys[i];

@@ -1155,10 +1155,11 @@ CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_
  * Work: a radix select, the top 8 bits of the order's range first: the input
  * is read twice (a digit count, then a scatter of the keys below the k-th
  * key's digit to keys_out and of those at it to the context's scratch), the
- * next 8 bits only among those, and so on; then the stable radix sort of the
- * k keys in keys_out. The scratch holds digit counts per work-group and, in
- * the worst case (most keys equal to the k-th on its top digit), two copies
- * of the keys (and values).
+ * next 8 bits only among those, and so on (8 bits that every remaining key
+ * shares cost a count and no copy); then the stable radix sort of the k keys
+ * in keys_out. Nothing is read back, so the call does not block. The scratch
+ * holds digit counts per work-group and, in the worst case (most keys share
+ * the k-th key's top digits), two copies of the keys (and values).
  * Errors: those of clprim_sort_keys for the key type and order; keys_in
  * shorter than offset + n, keys_out than offset + min(k, n):
  * CLPRIM_BUFFER_TOO_SMALL; overlaps as above: CLPRIM_INVALID_ARGUMENT. A

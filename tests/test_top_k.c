@@ -16,11 +16,13 @@
 #include "reference_sort.h"
 
 
-typedef enum { RANDOM, ALL_EQUAL, FEW_DISTINCT, SPECIALS, PATTERN_COUNT } pattern;
-static const char *const pattern_names[] = {"random", "all-equal", "few-distinct", "specials"};
+typedef enum { RANDOM, ALL_EQUAL, FEW_DISTINCT, SPECIALS, NARROW, PATTERN_COUNT } pattern;
+static const char *const pattern_names[] = {"random", "all-equal", "few-distinct", "specials", "narrow"};
 
 /* n keys of type t; SPECIALS: floats drawn from NaN of both signs, the
- * infinities, -0.0, +0.0 and a few numbers (integers: their extremes). */
+ * infinities, -0.0, +0.0 and a few numbers (integers: their extremes);
+ * NARROW: 4096 values whose top bits are all equal (integers below 4096,
+ * floats in [1, 2)), so that whole levels sit in one digit. */
 static void *make_keys(clprim_type t, pattern p, size_t n, uint64_t *rng)
 {
     const size_t kb = reference_sort_key_bytes(t);
@@ -30,6 +32,13 @@ static void *make_keys(clprim_type t, pattern p, size_t n, uint64_t *rng)
     for (size_t i = 0; i < n; i++) {
         if (p == ALL_EQUAL || p == FEW_DISTINCT)
             memcpy(keys + i * kb, few[p == ALL_EQUAL ? 0 : harness_rand(rng) % 5], kb);
+        if (p == NARROW) {
+            const uint64_t r = harness_rand(rng) % 4096;
+            const float f = 1.0f + (float)r / 4096;
+            const double d = 1.0 + (double)r / 4096;
+            memcpy(keys + i * kb, t == CLPRIM_FLOAT ? (const void *)&f : t == CLPRIM_DOUBLE ? (const void *)&d : &r,
+                   kb);
+        }
         if (p != SPECIALS)
             continue;
         const unsigned pick = (unsigned)(harness_rand(rng) % 8);

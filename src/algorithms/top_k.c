@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define TOP_K_FILE "top_k.cl"
-#define LEVEL_WORDS 4 /* cl/top_k.cl's record of a level, in cl_ulong */
+#define LEVEL_WORDS 5 /* cl/top_k.cl's record of a level, in cl_ulong */
 
 static void top_k_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)
 {
@@ -26,12 +26,15 @@ typedef struct {
 } place;
 
 #define PLACE_ARGS(p) CLPRIM_BUFFER_ARG((p).buf), CLPRIM_ARG((p).offset)
+/* The three places a level's keys or values can be in (cl/top_k.cl's
+ * PLACES_PARAMS): the input, then the two candidate buffers. */
+#define PLACES_ARGS(p) PLACE_ARGS((p)[0]), PLACE_ARGS((p)[1]), PLACE_ARGS((p)[2])
 
 /* The select of k < n keys of keys_in (values_in NULL with values: the
  * indices) into keys_out and values_out (NULL: keys alone), then their sort
  * there. Scratch: the levels' records, each work-group's counts and places,
- * and two generations of candidates, n keys and values each (the worst case:
- * every key ties with the k-th one). */
+ * and two candidate buffers of n keys and values each (the worst case: most
+ * keys share the k-th one's top digit but not all). */
 static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clprim_sort_spec *spec, cl_mem keys_in,
                         cl_ulong keys_in_offset, cl_mem values_in, cl_ulong values_in_offset, size_t n, size_t k,
                         cl_mem keys_out, cl_ulong keys_out_offset, cl_mem values_out, cl_ulong values_out_offset)
@@ -44,10 +47,12 @@ static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clpr
     const cl_ulong records = clprim_layout_part(l, (levels + 1) * LEVEL_WORDS * 8) / 8;
     const cl_ulong counts = clprim_layout_part(l, split.groups * RADIX * 4) / 4;
     const cl_ulong places = clprim_layout_part(l, split.groups * 2 * 8) / 8;
-    place candidate_keys[2], candidate_values[2];
-    for (int i = 0; i < 2; i++) {
-        candidate_keys[i] = (place){NULL, clprim_layout_part(l, n * kb) / kb};
-        candidate_values[i] = vb ? (place){NULL, clprim_layout_part(l, n * vb) / vb} : candidate_keys[i];
+    /* Without values the value places are never read: any buffer fills them. */
+    place keys[3] = {{keys_in, keys_in_offset}}, values[3];
+    values[0] = vb && values_in ? (place){values_in, values_in_offset} : keys[0];
+    for (int i = 1; i < 3; i++) {
+        keys[i] = (place){NULL, clprim_layout_part(l, n * kb) / kb};
+        values[i] = vb ? (place){NULL, clprim_layout_part(l, n * vb) / vb} : keys[i];
     }
 
     clprim_program program;
@@ -57,34 +62,25 @@ static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clpr
     CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_start", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(records),
                        CLPRIM_ARG(count_n), CLPRIM_ARG(count_k));
 
-    const cl_uint descending = spec->descending != 0;
-    /* Without values the value places are never read: any buffer fills them. */
+    const cl_uint descending = spec->descending != 0, values_are_indices = vb && !values_in;
     const place out_keys = {keys_out, keys_out_offset};
     const place out_values = vb ? (place){values_out, values_out_offset} : out_keys;
-    place keys = {keys_in, keys_in_offset};
-    place values = vb && values_in ? (place){values_in, values_in_offset} : keys;
-    cl_uint values_are_indices = vb && !values_in;
     for (unsigned level = 0; level < levels; level++) {
         const cl_uint top = spec->end_bit - RADIX_BITS * level;
         const cl_uint shift = top - spec->begin_bit > RADIX_BITS ? top - RADIX_BITS : spec->begin_bit;
         const cl_uint mask = (1u << (top - shift)) - 1;
         const cl_ulong record = records + level * LEVEL_WORDS;
         const cl_uint last = level + 1 == levels;
-        const place next_keys = candidate_keys[level % 2], next_values = candidate_values[level % 2];
-        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_count", split.groups, PLACE_ARGS(keys), CLPRIM_ARG(descending),
+        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_count", split.groups, PLACES_ARGS(keys), CLPRIM_ARG(descending),
                            CLPRIM_ARG(shift), CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(record),
                            CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts));
         CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_select", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts),
                            CLPRIM_ARG(groups), CLPRIM_ARG(shift), CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG,
                            CLPRIM_ARG(record), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(places));
-        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_scatter", split.groups, PLACE_ARGS(keys), PLACE_ARGS(values),
+        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_scatter", split.groups, PLACES_ARGS(keys), PLACES_ARGS(values),
                            CLPRIM_ARG(values_are_indices), CLPRIM_ARG(descending), CLPRIM_ARG(shift),
                            CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(record), CLPRIM_SCRATCH_ARG,
-                           CLPRIM_ARG(places), PLACE_ARGS(out_keys), PLACE_ARGS(out_values), PLACE_ARGS(next_keys),
-                           PLACE_ARGS(next_values), CLPRIM_ARG(last));
-        keys = next_keys;
-        values = vb ? next_values : next_keys;
-        values_are_indices = 0;
+                           CLPRIM_ARG(places), PLACE_ARGS(out_keys), PLACE_ARGS(out_values), CLPRIM_ARG(last));
     }
     clprim_plan_radix_sort(ctx, plan, spec, keys_out, keys_out_offset, keys_out, keys_out_offset,
                            vb ? values_out : NULL, values_out_offset, vb ? values_out : NULL, values_out_offset, k);
