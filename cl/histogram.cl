@@ -20,14 +20,13 @@
  *                 bits (range * bins < 2^32); HIST_DIVIDE_SHIFT + s: as (x - lo) >> s,
  *                 when range / bins is exactly 2^s. */
 #include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
+#include "block/private_counts.cl"
 
 #ifndef TYPE
 #error "histogram.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
 #endif
 
 #pragma OPENCL FP_CONTRACT OFF
-
-#define NOT_COUNTED 0xFFFFFFFFu /* bins <= HIST_MAX_BINS = 2^31, so no bin has this index */
 
 /* Elements per work-item per step, whatever the tuning's ITEMS (the histogram
  * keeps no tile): on an H100 at 2^28 int32, 256 bins, 1056 groups of 256, a step
@@ -89,13 +88,11 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
     const ulong begin = get_group_id(0) * chunk;
     const ulong end = min(n, begin + chunk);
     src += src_offset;
-    for (uint j = lid; j <= local_bins; j += WG)
-        h[j] = 0;
+    clear_counts(h, local_bins + 1);
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #if WG == 1
-    /* The CPU shape: one work-item owns the group's counts; no atomics needed,
-     * and no branch: an element outside the window counts in the spare slot
+    /* The CPU shape: one work-item owns the group's counts, and no branch: an element outside the window counts in the spare slot
      * h[local_bins], which is never merged. */
     if (stride == 1 && first_bin == 0 && local_bins == bins && HAS_SHORT_BIN(divide)) {
         for (ulong i = begin; i < end; i++)
@@ -111,19 +108,13 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
             if (i < end) {
                 const uint b = bin_of(src[i * stride], lo, hi, scale, lo_bits, range, bins, divide) - first_bin;
                 if (b < local_bins) /* NOT_COUNTED - first_bin is >= 2^31 >= local_bins */
-                    atomic_inc(&h[b]);
+                    COUNT_IN(h, b);
             }
         }
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    counts += counts_offset + first_bin;
-    for (uint j = lid; j < local_bins; j += WG) {
-        const uint c = h[j];
-        if (c)
-            atomic_add(&counts[j], c);
-    }
+    merge_counts(h, local_bins, counts + counts_offset + first_bin);
 }
 
 /* The same count with one global atomic per counted element. */
@@ -148,3 +139,31 @@ void histogram_global(__global const T *src, ulong src_offset, ulong stride, ulo
         }
     }
 }
+
+#if CLPRIM_FIELD(TYPE, BYTES) == 1
+/* Even bins per channel of RGBA8 pixels (clprim_histogram_channels), all
+ * channels in one pass: channel c's bins are bin_of's over its own lo.c,
+ * hi.c, lo_bits.c, range.c, bins.c and divide.c (at most CHANNEL_LEVELS
+ * bins), its counts go to counts_c from counts_offset.c. Work-group g
+ * counts pixels [g * chunk, min(n, (g + 1) * chunk)). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulong n, ulong chunk, uint channels,
+                        uchar4 lo, uchar4 hi, ulong4 lo_bits, ulong4 range, uint4 bins, int4 divide,
+                        __global uint *counts0, __global uint *counts1, __global uint *counts2,
+                        __global uint *counts3, ulong4 counts_offset)
+{
+    __local ushort lut[4 * CHANNEL_LEVELS];
+    __local uint h[4 * CHANNEL_SLOTS];
+    const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
+    for (uint c = 0; c < 4; c++)
+        for (uint x = get_local_id(0); x < CHANNEL_LEVELS; x += WG) {
+            const uint b = c < channels ? bin_of((uchar)x, CHANNEL_OF(lo, c), CHANNEL_OF(hi, c), 0,
+                                                 CHANNEL_OF(lo_bits, c), CHANNEL_OF(range, c), CHANNEL_OF(bins, c),
+                                                 CHANNEL_OF(divide, c))
+                                        : NOT_COUNTED;
+            lut[c * CHANNEL_LEVELS + x] = lut_entry(b, CHANNEL_OF(bins, c));
+        }
+    count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, h, counts0, counts1, counts2, counts3,
+                   counts_offset);
+}
+#endif

@@ -15,18 +15,18 @@
  * memory and one global atomic_inc per counted element. Counts are integers,
  * so every schedule gives the same result. */
 #include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
+#include "block/private_counts.cl"
 
 #ifndef TYPE
 #error "histogram_range.cl needs an element type: -DTYPE=UINT8, FLOAT, ... (cl/types.h)"
 #endif
 
-#define NOT_COUNTED 0xFFFFFFFFu /* bins <= HIST_MAX_BINS = 2^31, so no bin has this index */
-
-/* The bin of x over edges e[0 .. bins], or NOT_COUNTED. The search keeps
+/* The bin of x over edges e[0 .. bins] (of type E: T, or int for pixels'
+ * channels), or NOT_COUNTED. The search keeps
  * lo < hi within [0, bins] and probes only mid in (lo, hi), so it reads inside
  * the edges and ends in at most 32 steps for any edge values. */
-#define DEFINE_BIN_OF(name, space)                                                 \
-    uint name(const T x, space const T *e, const uint bins)                        \
+#define DEFINE_BIN_OF(name, space, E)                                              \
+    uint name(const T x, space const E *e, const uint bins)                        \
     {                                                                              \
         if (!(x >= e[0]) || !(x < e[bins])) /* NaN fails the first */              \
             return NOT_COUNTED;                                                    \
@@ -40,8 +40,8 @@
         }                                                                          \
         return lo;                                                                 \
     }
-DEFINE_BIN_OF(bin_of_local, __local)
-DEFINE_BIN_OF(bin_of_global, __global)
+DEFINE_BIN_OF(bin_of_local, __local, T)
+DEFINE_BIN_OF(bin_of_global, __global, T)
 
 /* Work-group g counts src[i] for i in [g * chunk, min(n, (g + 1) * chunk)).
  * le: bins + 1 edges; h: bins + 1 counters (the last one a spare for the CPU
@@ -56,10 +56,9 @@ void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulo
     const ulong end = min(n, begin + chunk);
     src += src_offset;
     edges += edges_offset;
-    for (uint j = lid; j <= bins; j += WG) {
+    for (uint j = lid; j <= bins; j += WG)
         le[j] = edges[j];
-        h[j] = 0;
-    }
+    clear_counts(h, bins + 1);
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #if WG == 1
@@ -71,17 +70,11 @@ void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulo
     for (ulong i = begin + lid; i < end; i += WG) {
         const uint b = bin_of_local(src[i], le, bins);
         if (b != NOT_COUNTED)
-            atomic_inc(&h[b]);
+            COUNT_IN(h, b);
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    counts += counts_offset;
-    for (uint j = lid; j < bins; j += WG) {
-        const uint c = h[j];
-        if (c)
-            atomic_add(&counts[j], c);
-    }
+    merge_counts(h, bins, counts + counts_offset);
 }
 
 /* The same count with the edges in global memory and one global atomic per
@@ -102,3 +95,35 @@ void histogram_range_global(__global const T *src, ulong src_offset, ulong n, ul
             atomic_inc(&counts[b]);
     }
 }
+
+#if CLPRIM_FIELD(TYPE, BYTES) == 1
+/* Bins between edges per channel of RGBA8 pixels
+ * (clprim_histogram_channels_range), all channels in one pass: channel c's
+ * bins.c + 1 int edges (at most CHANNEL_LEVELS + 1) from edges_c at
+ * edges_offset.c give each sample value's bin by bin_of's search, its
+ * counts go to counts_c from counts_offset.c. Work-group g counts pixels
+ * [g * chunk, min(n, (g + 1) * chunk)). */
+DEFINE_BIN_OF(bin_of_levels, __global, int)
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_range_channels(__global const uchar4 *pixels, ulong pixels_offset, ulong n, ulong chunk,
+                              uint channels, __global const int *edges0, __global const int *edges1,
+                              __global const int *edges2, __global const int *edges3, ulong4 edges_offset,
+                              uint4 bins, __global uint *counts0, __global uint *counts1, __global uint *counts2,
+                              __global uint *counts3, ulong4 counts_offset)
+{
+    __local ushort lut[4 * CHANNEL_LEVELS];
+    __local uint h[4 * CHANNEL_SLOTS];
+    const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
+    for (uint c = 0; c < 4; c++) {
+        __global const int *edges = (c == 0 ? edges0 : c == 1 ? edges1 : c == 2 ? edges2 : edges3) +
+                                    CHANNEL_OF(edges_offset, c);
+        for (uint x = get_local_id(0); x < CHANNEL_LEVELS; x += WG) {
+            const uint b = c < channels ? bin_of_levels((uchar)x, edges, CHANNEL_OF(bins, c)) : NOT_COUNTED;
+            lut[c * CHANNEL_LEVELS + x] = lut_entry(b, CHANNEL_OF(bins, c));
+        }
+    }
+    count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, h, counts0, counts1, counts2, counts3,
+                   counts_offset);
+}
+#endif

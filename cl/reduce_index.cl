@@ -1,39 +1,16 @@
 /* The smallest (ARG_MIN) or largest (ARG_MAX) element and the index of its
  * first occurrence: each work-group folds its chunk into one (value, index)
- * pair, then one work-group folds the pairs (src/algorithms/reduce_index.c).
- *
- * Pairs are ordered so that the fold is associative and commutative, hence the
- * same on every device and shape: the better value wins; equal values (-0.0
- * and +0.0 included) and two NaNs go to the smaller index; a NaN loses to any
- * number, as with fmin and fmax, so NaN is the answer only when every element
- * is NaN (then at index 0 of the range). */
-#include "block/element.cl"
-
-#if defined(ARG_MAX)
-#define BEATS(b, a) ((b) > (a))
-#elif defined(ARG_MIN)
-#define BEATS(b, a) ((b) < (a))
-#else
-#error "reduce_index.cl needs ARG_MIN or ARG_MAX"
-#endif
-
-/* b is strictly better than a. */
-int better(const T b, const T a)
-{
-#ifdef T_IS_FLOAT
-    return BEATS(b, a) || (isnan(a) && !isnan(b));
-#else
-    return BEATS(b, a);
-#endif
-}
+ * pair, then one work-group folds the pairs (src/algorithms/reduce_index.c),
+ * by block/arg.cl's rule, so NaN is the answer only when every element is NaN
+ * (then at index 0 of the range). */
+#include "block/arg.cl" /* the rule */
 
 /* Folds (b, ib) into (*a, *ia). */
 void take(T *a, ulong *ia, const T b, const ulong ib)
 {
-    if (better(b, *a) || (!better(*a, b) && ib < *ia)) {
-        *a = b;
-        *ia = ib;
-    }
+    const ulong2 winner = arg_take(arg_pair(*a, *ia), arg_pair(b, ib));
+    *a = arg_value(winner);
+    *ia = winner.y;
 }
 
 /* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into

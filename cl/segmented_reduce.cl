@@ -21,9 +21,44 @@
  * Offsets that decrease give unspecified values, but every read stays in
  * src[0, n) and offsets[0, segments], every write in dst[0, segments).
  *
- * Built with -DTYPE, -DOP (cl/types.h), -DWG and -DITEMS. */
+ * Built with -DTYPE, -DOP (cl/types.h), -DWG and -DITEMS; or, for segmented
+ * argmin and argmax, -DARG_MIN or -DARG_MAX instead of -DOP: the values
+ * combined are then (value, index) pairs under block/arg.cl's rule, and each
+ * segment's value and index go to dst and indices (as `outputs` asks). */
+#if defined(ARG_MIN) || defined(ARG_MAX)
+#include "block/arg.cl"
+#define ACC ulong2
+#define ACC_BYTES 16
+#define ACC_COMBINE(a, b) arg_take((a), (b))
+#define ACC_IDENTITY ARG_NONE
+#define ACC_EMPTY arg_pair(ARG_EMPTY, ~0ul) /* an empty segment: no index */
+#define ACC_COMMUTES 1
+#define LIFT(x, i) arg_pair((x), (i))
+#else
+#define ACC_COMMUTES OP_COMMUTES
+#define LIFT(x, i) (x)
+#endif
 #include "block/segment.cl"
 #include "block/tile.cl"
+
+/* Where segment k's result goes. Every build takes the same arguments, so
+ * that one launch fits them all: a reduction writes dst alone; argmin and
+ * argmax write the value to dst (outputs bit 0) and the index to indices
+ * (bit 1). */
+#define RESULT_PARAMS __global T *dst, ulong dst_offset, __global ulong *indices, ulong indices_offset, uint outputs
+#define RESULT_AT (dst += dst_offset, indices += indices_offset)
+#if defined(ARG_MIN) || defined(ARG_MAX)
+inline void store_result(__global T *dst, __global ulong *indices, const uint outputs, const ulong k, const ulong2 a)
+{
+    if (outputs & 1u)
+        dst[k] = arg_value(a);
+    if (outputs & 2u)
+        indices[k] = a.y;
+}
+#define STORE_RESULT(k, a) store_result(dst, indices, outputs, (k), (a))
+#else
+#define STORE_RESULT(k, a) (dst[k] = (a), (void)indices, (void)outputs)
+#endif
 
 /* No segment: a chunk whose open segment does not end in it. */
 #define NO_SEGMENT ((ulong)-1)
@@ -38,23 +73,41 @@ inline ulong offset_at(__global const ulong *offsets, const ulong k, const ulong
 /* acc combined with src[from, to), in order; a built-in operator, which
  * commutes, in eight lanes for runs long enough, so that the adds of one lane
  * need not wait for another's (the same grouping on every run). */
-T fold_run(__global const T *src, ulong from, const ulong to, T acc)
+ACC fold_run(__global const T *src, ulong from, const ulong to, ACC acc)
 {
-#if OP_COMMUTES
+#if defined(ARG_MIN) || defined(ARG_MAX)
+    /* In index order a later element wins only when strictly better: the
+     * run's winner as a plain value and index, then one combine with what
+     * came before (on 2 PoCL cores, 10 times faster than a combine of pairs
+     * an element). */
+    if (from < to) {
+        T best = src[from];
+        ulong at = from;
+        for (ulong i = from + 1; i < to; i++) {
+            const T x = src[i];
+            at = better(x, best) ? i : at;
+            best = better(x, best) ? x : best;
+        }
+        acc = ACC_COMBINE(acc, arg_pair(best, at));
+    }
+    return acc;
+#else
+#if ACC_COMMUTES
     if (from + 16 <= to) {
-        T lane[8];
+        ACC lane[8];
         for (uint k = 0; k < 8; k++)
-            lane[k] = IDENTITY;
+            lane[k] = ACC_IDENTITY;
         for (; from + 8 <= to; from += 8)
             for (uint k = 0; k < 8; k++)
-                lane[k] = COMBINE(lane[k], src[from + k]);
+                lane[k] = ACC_COMBINE(lane[k], LIFT(src[from + k], from + k));
         for (uint k = 0; k < 8; k++)
-            acc = COMBINE(acc, lane[k]);
+            acc = ACC_COMBINE(acc, lane[k]);
     }
 #endif
     for (; from < to; from++)
-        acc = COMBINE(acc, src[from]);
+        acc = ACC_COMBINE(acc, LIFT(src[from], from));
     return acc;
+#endif
 }
 
 /* The first k in [0, count) whose offset is at least x, else count. */
@@ -71,6 +124,19 @@ ulong first_offset_from(__global const ulong *offsets, const ulong count, const 
     return lo;
 }
 #else
+/* src[tb, te) staged as values to combine; past te, ACC_IDENTITY. */
+#if defined(ARG_MIN) || defined(ARG_MAX)
+void load_lifted(__global const T *src, const ulong tb, const ulong te, __local ACC *tile)
+{
+    for (uint k = 0; k < ITEMS; k++) {
+        const ulong i = tb + k * WG + get_local_id(0);
+        tile[PAD(k * WG + get_local_id(0))] = i < te ? LIFT(src[i], i) : ACC_IDENTITY;
+    }
+}
+#else
+#define load_lifted(src, tb, te, tile) load_tile((src), (tb), (te), (tile), IDENTITY)
+#endif
+
 /* The same for the whole work-group, WG probes a round: the range shrinks
  * WG-fold each round (three rounds for 2^20 segments at 256 work-items),
  * not halves. bounds: two slots, free again on return. */
@@ -112,19 +178,18 @@ ulong first_offset_from(__global const ulong *offsets, const ulong count, const 
  * its elements in the chunk, or NO_SEGMENT. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, ulong chunk,
-                             __global const ulong *offsets, ulong offsets_offset, ulong segments, __global T *dst,
-                             ulong dst_offset, __global T *pairs, ulong pairs_offset, __global uint *heads_out,
-                             ulong heads_offset, __global T *parts, ulong parts_offset, __global ulong *ids,
-                             ulong ids_offset)
+                             __global const ulong *offsets, ulong offsets_offset, ulong segments, RESULT_PARAMS,
+                             __global ACC *pairs, ulong pairs_offset, __global uint *heads_out, ulong heads_offset,
+                             __global ACC *parts, ulong parts_offset, __global ulong *ids, ulong ids_offset)
 {
     const ulong g = get_group_id(0), cb = g * chunk, ce = min(n, cb + chunk);
     src += src_offset;
     offsets += offsets_offset;
-    dst += dst_offset;
+    RESULT_AT;
 #if WG == 1
     /* The CPU shape: one work-item walks the chunk's offsets in order. */
     ulong k = first_offset_from(offsets, segments + 1, n, cb), at = cb, open = NO_SEGMENT;
-    T acc = IDENTITY, part = IDENTITY;
+    ACC acc = ACC_IDENTITY, part = ACC_IDENTITY;
     uint head = 0;
     for (; k <= segments && offset_at(offsets, k, n) <= ce; k++) {
         const ulong p = offset_at(offsets, k, n);
@@ -133,40 +198,40 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
         if (k > 0) {
             const ulong b = offset_at(offsets, k - 1, n);
             if (b == p && (p < ce || p == n))
-                dst[k - 1] = EMPTY_RESULT;
+                STORE_RESULT(k - 1, ACC_EMPTY);
             else if (b != p && p > cb && b >= cb)
-                dst[k - 1] = acc;
+                STORE_RESULT(k - 1, acc);
             else if (b != p && p > cb) {
                 open = k - 1;
                 part = acc;
             }
         }
         if (p < ce) {
-            acc = IDENTITY;
+            acc = ACC_IDENTITY;
             head = 1;
         }
     }
     acc = fold_run(src, at, ce, acc);
     const seg carried = make_seg(acc, head);
 #else
-    __local T tile[PADDED_TILE];
+    __local ACC tile[PADDED_TILE];
     __local uchar heads[PADDED_TILE]; /* one byte a flag: more work-groups fit a compute unit */
     __local seg sums[WG];
     __local ulong shared[3]; /* the search's bounds, then the next tile's first offset */
     __local ulong open_at;
-    __local T open_part;
+    __local ACC open_part;
     const uint lid = get_local_id(0);
     if (lid == 0) {
         open_at = NO_SEGMENT;
-        open_part = IDENTITY;
+        open_part = ACC_IDENTITY;
     }
     /* k0: the first offset at or after the tile's start; offsets below it
      * belong to earlier tiles. */
     ulong k0 = first_offset_from(offsets, segments + 1, n, cb, shared);
-    seg carried = make_seg(IDENTITY, 0u);
+    seg carried = make_seg(ACC_IDENTITY, 0u);
     for (ulong tb = cb; tb < ce; tb += TILE) {
         const ulong te = min(ce, tb + TILE);
-        load_tile(src, tb, te, tile, IDENTITY);
+        load_lifted(src, tb, te, tile);
         for (uint k = 0; k < ITEMS; k++)
             heads[PAD(k * WG + lid)] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -197,11 +262,11 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
                 if (k > 0 && p >= tb && p <= te) {
                     const ulong b = offset_at(offsets, k - 1, n);
                     if (b == p && (p < te || p == n)) {
-                        dst[k - 1] = EMPTY_RESULT;
+                        STORE_RESULT(k - 1, ACC_EMPTY);
                     } else if (b != p && p > tb) {
-                        const T value = tile[PAD(p - 1 - tb)];
+                        const ACC value = tile[PAD(p - 1 - tb)];
                         if (b >= cb) {
-                            dst[k - 1] = value;
+                            STORE_RESULT(k - 1, value);
                         } else {
                             open_at = k - 1;
                             open_part = value;
@@ -216,7 +281,7 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
         k0 = shared[2];
     }
     const ulong open = open_at;
-    const T part = open_part;
+    const ACC part = open_part;
 #endif
     if (get_local_id(0) == 0) {
         pairs[pairs_offset + g] = carried.value;
@@ -230,10 +295,10 @@ void segmented_reduce_chunks(__global const T *src, ulong src_offset, ulong n, u
  * their pairs is what precedes each chunk of the segment open at its start;
  * a segment that ends in chunk g gets that combined with its part there. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void segmented_reduce_carry(__global const T *pairs, ulong pairs_offset, __global const uint *heads,
-                            ulong heads_offset, __global const T *parts, ulong parts_offset,
+void segmented_reduce_carry(__global const ACC *pairs, ulong pairs_offset, __global const uint *heads,
+                            ulong heads_offset, __global const ACC *parts, ulong parts_offset,
                             __global const ulong *ids, ulong ids_offset, ulong groups, ulong segments,
-                            __global T *dst, ulong dst_offset)
+                            RESULT_PARAMS)
 {
     __local seg sums[WG];
     const uint lid = get_local_id(0);
@@ -241,24 +306,24 @@ void segmented_reduce_carry(__global const T *pairs, ulong pairs_offset, __globa
     heads += heads_offset;
     parts += parts_offset;
     ids += ids_offset;
-    dst += dst_offset;
-    seg carry = make_seg(IDENTITY, 0u);
+    RESULT_AT;
+    seg carry = make_seg(ACC_IDENTITY, 0u);
     for (ulong base = 0; base < groups; base += WG) {
         const ulong g = base + lid;
-        const seg mine = g < groups ? make_seg(pairs[g], heads[g]) : make_seg(IDENTITY, 0u);
+        const seg mine = g < groups ? make_seg(pairs[g], heads[g]) : make_seg(ACC_IDENTITY, 0u);
         seg total;
         const seg before = seg_combine(carry, wg_seg_scan(mine, sums, &total));
         if (g < groups && ids[g] < segments)
-            dst[ids[g]] = COMBINE(before.value, parts[g]);
+            STORE_RESULT(ids[g], ACC_COMBINE(before.value, parts[g]));
         carry = seg_combine(carry, total);
     }
 }
 
 /* No element: every segment is empty. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void segmented_reduce_empty(__global T *dst, ulong dst_offset, ulong segments)
+void segmented_reduce_empty(RESULT_PARAMS, ulong segments)
 {
-    dst += dst_offset;
+    RESULT_AT;
     FOR_EACH_INDEX(s, segments)
-        dst[s] = EMPTY_RESULT;
+        STORE_RESULT(s, ACC_EMPTY);
 }

@@ -420,6 +420,33 @@ CLPRIM_API clprim_status clprim_segmented_reduce(clprim_context *ctx, clprim_typ
                                                  cl_mem dst, size_t dst_offset, cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event);
 
+/* Segmented argmin and argmax (CUB's DeviceSegmentedReduce::ArgMin and
+ * ArgMax): per segment of the offsets array (as clprim_segmented_reduce
+ * reads it), the smallest (op CLPRIM_MIN) or largest (CLPRIM_MAX) element to
+ * values[values_offset + s] (an element of type t) and the index of its
+ * first occurrence, counted from src_offset like the offsets (CUB counts from
+ * the segment's start: subtract offsets[s]), to indices[indices_offset + s]
+ * (a cl_ulong). Either output may be NULL, not both. Ties and NaN as
+ * clprim_reduce_index: equal values (-0.0 and +0.0 among them) go to the
+ * first; a NaN loses to any number, so a segment's answer is NaN, at its
+ * first element, only when all of it is NaN. An empty segment gets index
+ * CL_ULONG_MAX and the value an empty MIN or MAX gives in
+ * clprim_segmented_reduce (the type's largest or lowest, +-infinity for
+ * floats). The answers are the same on every device and tuning. Offsets,
+ * n == 0, segments == 0, the split of the work and what is read and written
+ * as clprim_segmented_reduce. Enqueues only; events as clprim_scan.
+ * Errors: an unknown type, op CLPRIM_SUM or unknown, values and indices both
+ * NULL: CLPRIM_INVALID_ARGUMENT; double without fp64: CLPRIM_UNSUPPORTED;
+ * buffers and overlaps as clprim_segmented_reduce's dst, for each output,
+ * and values sharing a byte with indices: CLPRIM_INVALID_ARGUMENT. A failed
+ * call enqueues nothing. */
+CLPRIM_API clprim_status clprim_segmented_reduce_index(clprim_context *ctx, clprim_type t, clprim_op op, cl_mem src,
+                                                       size_t src_offset, size_t n, cl_mem offsets,
+                                                       size_t offsets_offset, size_t segments, cl_mem values,
+                                                       size_t values_offset, cl_mem indices, size_t indices_offset,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list, cl_event *event);
+
 /* Scan by key (segmented scan): the scan of clprim_scan or clprim_scan_op,
  * started again at every segment, a run of equal consecutive keys: dst[i]
  * combines values[j .. i] (inclusive) or values[j .. i - 1] (exclusive), where
@@ -859,6 +886,47 @@ CLPRIM_API clprim_status clprim_histogram_range(clprim_context *ctx, clprim_type
                                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                 cl_event *event);
 
+/* Histograms of the channels of RGBA8 pixels (CUB's MultiHistogramEven):
+ * `pixels` holds n pixels of 4 bytes (R, G, B, A) from pixel pixels_offset;
+ * the first `channels` (1 to 4) bytes of each are counted, channel c with
+ * clprim_histogram's even bins and rule for uint8 elements over
+ * [lo[c], hi[c]) in bins[c] bins (1 .. 256), into
+ * counts[c][counts_offset[c] + b] (cl_uint), overwritten (accumulate == 0:
+ * zeroed first, also when n == 0) or added to. One pass over the pixels
+ * counts every channel, each work-group in private local counts (at most
+ * 4 x 256 counters). The arrays hold at least `channels` entries; channels
+ * past them are neither read nor written (CUB's active channels: RGB of
+ * RGBA with channels 3). Counts wrap modulo 2^32; the same on every run and
+ * device.
+ * Errors: channels not 1 .. 4, a NULL array, bins[c] not 1 .. 256, bounds
+ * as clprim_histogram refuses them (the message names the channel):
+ * CLPRIM_INVALID_ARGUMENT; pixels shorter than pixels_offset + n pixels, a
+ * channel's counts shorter than counts_offset[c] + bins[c]:
+ * CLPRIM_BUFFER_TOO_SMALL; counts meeting the pixels or another channel's
+ * counts: CLPRIM_INVALID_ARGUMENT. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size_t pixels_offset, size_t n,
+                                                   unsigned channels, const double lo[], const double hi[],
+                                                   const size_t bins[], const cl_mem counts[],
+                                                   const size_t counts_offset[], int accumulate,
+                                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                   cl_event *event);
+
+/* The same over bins between edges of the caller's (CUB's
+ * MultiHistogramRange): channel c's bins[c] + 1 edges are cl_int (so that
+ * 256 can close the last bin), ascending, at edges[c][edges_offset[c]], and
+ * a sample x goes to bin b when edges[b] <= x < edges[b + 1], as
+ * clprim_histogram_range counts (edges not ascending: unspecified counts,
+ * nothing read or written outside the edges and counts). Edges may be
+ * shared between channels and meet the pixels; no counts may meet any
+ * channel's edges. Errors as clprim_histogram_channels, with edges shorter
+ * than edges_offset[c] + bins[c] + 1 ints: CLPRIM_BUFFER_TOO_SMALL. */
+CLPRIM_API clprim_status clprim_histogram_channels_range(clprim_context *ctx, cl_mem pixels, size_t pixels_offset,
+                                                         size_t n, unsigned channels, const cl_mem edges[],
+                                                         const size_t edges_offset[], const size_t bins[],
+                                                         const cl_mem counts[], const size_t counts_offset[],
+                                                         int accumulate, cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Images and thresholding ------------------------------------------- */
 
 /* Images are buffers, not cl_image objects, so every device that runs the rest
@@ -1091,6 +1159,48 @@ CLPRIM_API clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_
                                            size_t values_in_offset, cl_mem values_out, size_t values_out_offset,
                                            size_t n, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event);
+
+/* Top-k: the first k of n keys in the order `order`
+ * names, as clprim_sort_keys sorts them (NULL: ascending, so the k smallest;
+ * descending: the k largest; a bit range: compared on those bits), written
+ * to keys_out[keys_out_offset .. + min(k, n)) in that order. Exactly the
+ * first min(k, n) keys of the stable sort of all n: of keys equal to the k-th
+ * (on the order's bits), those of the lowest indices are kept, and equal keys
+ * come out in index order. Floats in the sort's total order: -0.0 before
+ * +0.0, NaNs at the ends by their sign (the usual NaN is the largest key).
+ * k >= n is the sort of all n; k == 0 or n == 0 writes nothing.
+ * key_type as clprim_sort_keys. keys_out may meet no input (the outputs are
+ * written while the inputs are read; CLPRIM_INVALID_ARGUMENT). Enqueues only,
+ * the same bits on every run and device.
+ * Work: a radix select, the top 8 bits of the order's range first: the input
+ * is read twice (a digit count, then a scatter of the keys below the k-th
+ * key's digit to keys_out and of those at it to the context's scratch), the
+ * next 8 bits only among those, and so on (8 bits that every remaining key
+ * shares cost a count and no copy); then the stable radix sort of the k keys
+ * in keys_out. Nothing is read back, so the call does not block. The scratch
+ * holds digit counts per work-group and, in the worst case (most keys share
+ * the k-th key's top digits), two copies of the keys (and values).
+ * Errors: those of clprim_sort_keys for the key type and order; keys_in
+ * shorter than offset + n, keys_out than offset + min(k, n):
+ * CLPRIM_BUFFER_TOO_SMALL; overlaps as above: CLPRIM_INVALID_ARGUMENT. A
+ * failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_top_k_keys(clprim_context *ctx, clprim_type key_type, const clprim_sort_order *order,
+                                           size_t k, cl_mem keys_in, size_t keys_in_offset, size_t n,
+                                           cl_mem keys_out, size_t keys_out_offset, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event);
+
+/* The same with a value per key, moved with its key to values_out. Values as
+ * clprim_sort_pairs's: value_type of 4 or 8 bytes; values_in NULL means the
+ * indices 0..n-1 (value_type CLPRIM_UINT32, n at most 2^32, or
+ * CLPRIM_UINT64), so values_out receives the indices of the top k keys.
+ * keys_out and values_out need min(k, n) elements and may meet no other
+ * buffer of the call. */
+CLPRIM_API clprim_status clprim_top_k_pairs(clprim_context *ctx, clprim_type key_type, clprim_type value_type,
+                                            const clprim_sort_order *order, size_t k, cl_mem keys_in,
+                                            size_t keys_in_offset, cl_mem values_in, size_t values_in_offset,
+                                            size_t n, cl_mem keys_out, size_t keys_out_offset, cl_mem values_out,
+                                            size_t values_out_offset, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event);
 
 /* The lower or upper bound of each of m needles among n keys sorted in the
  * order `order` names, as clprim_sort_keys sorts them (NULL: ascending on

@@ -393,7 +393,7 @@ typedef struct {
     int role;  /* 0: a value (or local memory when it has no bytes), else CLPRIM_ROLE_* */
     size_t size;
     int local; /* local memory of `size` bytes */
-    unsigned char value[16];
+    unsigned char value[32]; /* the largest: a ulong4 (the channel histograms) */
 } clprim_launch_arg;
 
 typedef struct {

@@ -5,9 +5,10 @@
  * oclgrind fails instead of passing elsewhere.
  *
  *   oclgrind_sort sort    uint32|int32|float|uint64|int64|double keys|pairs|indices|inplace|refused N
- *                         [desc|BEGIN:END]
+ *                         [desc|BEGIN:END] [top=K]
  * (refused: a keys sort the device's local memory cannot hold, which must fail
- * with CLPRIM_UNSUPPORTED and write nothing)
+ * with CLPRIM_UNSUPPORTED and write nothing; top=K: the first K alone, by
+ * clprim_top_k_keys or clprim_top_k_pairs, every kernel of cl/top_k.cl)
  *   oclgrind_sort boxsort NX NY NZ N [sorted]
  *   oclgrind_sort kmeans  rgb8|rgba8|grey8 K ITERATIONS W H
  *
@@ -67,8 +68,8 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
     static const clprim_type tvals[] = {CLPRIM_UINT32, CLPRIM_INT32, CLPRIM_FLOAT,
                                         CLPRIM_UINT64, CLPRIM_INT64, CLPRIM_DOUBLE};
     static const char *const modes[] = {"keys", "pairs", "indices", "inplace", "refused"};
-    if (argc != 5 && argc != 6)
-        return fail("sort TYPE MODE N [desc|BEGIN:END]");
+    if (argc < 5 || argc > 7)
+        return fail("sort TYPE MODE N [desc|BEGIN:END] [top=K]");
     int ti = -1, mode = -1;
     for (int i = 0; i < 6; i++)
         ti = strcmp(argv[2], types[i]) ? ti : i;
@@ -77,10 +78,13 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
     if (ti < 0 || mode < 0)
         return fail("TYPE: uint32 int32 float uint64 int64 double; MODE: keys pairs indices inplace refused");
     clprim_sort_order order = {0, 0, 0};
-    if (argc == 6 && !strcmp(argv[5], "desc"))
-        order.descending = 1;
-    else if (argc == 6 && sscanf(argv[5], "%u:%u", &order.begin_bit, &order.end_bit) != 2)
-        return fail("ORDER: desc or BEGIN:END");
+    size_t top = 0; /* 0: the whole sort */
+    for (int a = 5; a < argc; a++)
+        if (!strcmp(argv[a], "desc"))
+            order.descending = 1;
+        else if (sscanf(argv[a], "top=%zu", &top) != 1 &&
+                 sscanf(argv[a], "%u:%u", &order.begin_bit, &order.end_bit) != 2)
+            return fail("ORDER: desc or BEGIN:END; top=K");
     const clprim_type t = tvals[ti];
     /* Values as wide as the keys; indices are uint32. */
     const size_t kb = reference_sort_key_bytes(t), vb = mode == 2 ? 4 : kb;
@@ -116,7 +120,12 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
         printf("refused: %s\n", clprim_last_error(ctx));
         return 0;
     }
-    if (mode == 0)
+    if (top && mode == 0)
+        s = clprim_top_k_keys(ctx, t, &order, top, kin, before, n, ko, before, 0, NULL, NULL);
+    else if (top)
+        s = clprim_top_k_pairs(ctx, t, vt, &order, top, kin, before, mode == 2 ? NULL : vin, before, n, ko, before,
+                               vo, before, 0, NULL, NULL);
+    else if (mode == 0)
         s = clprim_sort_keys(ctx, t, &order, kin, before, ko, before, n, 0, NULL, NULL);
     else
         s = clprim_sort_pairs(ctx, t, vt, &order, kin, before, ko, before, mode == 2 ? NULL : vin, before, vo, before,
@@ -127,7 +136,8 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
         return fail("reading back failed");
     uint32_t *perm = reference_sort_perm_order(t, &order, keys + before * kb, n);
     int status = 0;
-    for (size_t j = 0; j < n && !status; j++) {
+    const size_t written = top && top < n ? top : n;
+    for (size_t j = 0; j < written && !status; j++) {
         const uint32_t index = perm[j];
         const int key_ok = !memcmp(kout + (before + j) * kb, keys + (before + index) * kb, kb);
         const int value_ok = mode == 0 || (mode == 2 ? !memcmp(vout + (before + j) * 4, &index, 4)
@@ -138,7 +148,8 @@ static int run_sort(clprim_context *ctx, int argc, char **argv)
         }
     }
     const unsigned char *around = mode == 3 ? keys : fill;
-    if (memcmp(kout, around, before * kb) || memcmp(kout + (before + n) * kb, around + (before + n) * kb, after * kb))
+    if (memcmp(kout, around, before * kb) ||
+        memcmp(kout + (before + written) * kb, around + (before + written) * kb, (n - written + after) * kb))
         status = fail("the sort wrote outside its range");
     free(perm);
     free(keys);

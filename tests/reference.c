@@ -157,6 +157,43 @@ void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x)
     store(t, acc, 0, combine(t, op, load(t, acc, 0), load(t, x, 0)));
 }
 
+/* b is strictly better than a, with NaN losing to any number. */
+static int better(clprim_type t, int max, const void *b, const void *a)
+{
+#define BETTER_AS(C)                                                                                          \
+    do {                                                                                                      \
+        const C x = *(const C *)b, y = *(const C *)a;                                                         \
+        return max ? x > y : x < y;                                                                           \
+    } while (0)
+    switch (t) {
+    case CLPRIM_INT32: BETTER_AS(int32_t);
+    case CLPRIM_UINT32: BETTER_AS(uint32_t);
+    case CLPRIM_INT64: BETTER_AS(int64_t);
+    case CLPRIM_UINT64: BETTER_AS(uint64_t);
+    case CLPRIM_UINT8: BETTER_AS(uint8_t);
+    case CLPRIM_FLOAT: {
+        const float x = *(const float *)b, y = *(const float *)a;
+        return (max ? x > y : x < y) || (isnan(y) && !isnan(x));
+    }
+    case CLPRIM_DOUBLE: {
+        const double x = *(const double *)b, y = *(const double *)a;
+        return (max ? x > y : x < y) || (isnan(y) && !isnan(x));
+    }
+    }
+#undef BETTER_AS
+    return 0;
+}
+
+size_t reference_best_index(clprim_type t, int max, const void *src, size_t n)
+{
+    const size_t es = reference_type_size(t);
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (better(t, max, (const char *)src + i * es, (const char *)src + best * es))
+            best = i;
+    return best;
+}
+
 void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n)
 {
     elem acc = empty_result(t, op);

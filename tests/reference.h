@@ -27,6 +27,11 @@ void reference_empty_result(clprim_type t, clprim_op op, void *out);
 /* *acc = *acc op *x, one element each. */
 void reference_combine(clprim_type t, clprim_op op, void *acc, const void *x);
 
+/* Argmin (max 0) or argmax of src[0, n), n > 0: the index of the first
+ * element no later one beats, a NaN losing to any number, as
+ * clprim_reduce_index answers. */
+size_t reference_best_index(clprim_type t, int max, const void *src, size_t n);
+
 /* dst[i] = src[0] op ... op src[i] (inclusive) or over src[0..i-1] (exclusive,
  * the empty result at i = 0).
  * Sequential left to right in the element type (floats too: use the bound below

@@ -11,44 +11,6 @@
 #include "harness.h"
 #include "reference.h"
 
-/* b is strictly better than a, with NaN losing to any number. */
-static int better(clprim_type t, int max, const void *b, const void *a)
-{
-#define BETTER_AS(C)                                                                                          \
-    do {                                                                                                      \
-        const C x = *(const C *)b, y = *(const C *)a;                                                         \
-        return max ? x > y : x < y;                                                                           \
-    } while (0)
-    switch (t) {
-    case CLPRIM_INT32: BETTER_AS(int32_t);
-    case CLPRIM_UINT32: BETTER_AS(uint32_t);
-    case CLPRIM_INT64: BETTER_AS(int64_t);
-    case CLPRIM_UINT64: BETTER_AS(uint64_t);
-    case CLPRIM_UINT8: BETTER_AS(uint8_t);
-    case CLPRIM_FLOAT: {
-        const float x = *(const float *)b, y = *(const float *)a;
-        return (max ? x > y : x < y) || (isnan(y) && !isnan(x));
-    }
-    case CLPRIM_DOUBLE: {
-        const double x = *(const double *)b, y = *(const double *)a;
-        return (max ? x > y : x < y) || (isnan(y) && !isnan(x));
-    }
-    }
-#undef BETTER_AS
-    return 0;
-}
-
-/* The first element no later one beats. */
-static size_t c_best(clprim_type t, int max, const unsigned char *src, size_t n)
-{
-    const size_t es = reference_type_size(t);
-    size_t best = 0;
-    for (size_t i = 1; i < n; i++)
-        if (better(t, max, src + i * es, src + best * es))
-            best = i;
-    return best;
-}
-
 static int type_runs(clprim_context *ctx, clprim_type t)
 {
     return t != CLPRIM_DOUBLE || ctx->has_fp64;
@@ -97,7 +59,7 @@ static void index_case(clprim_context *ctx, clprim_type t, const unsigned char *
         clprim_status s =
             clprim_reduce_index(ctx, t, max ? CLPRIM_MAX : CLPRIM_MIN, buf, offset, n, value, &index, 0, NULL);
         ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", what, clprim_last_error(ctx));
-        const size_t want = c_best(t, max, all + offset * es, n);
+        const size_t want = reference_best_index(t, max, all + offset * es, n);
         ck_assert_msg(index == want, "arg%s %s %s n=%zu (%s): index %zu, the C loop says %zu", max ? "max" : "min",
                       reference_type_name(t), what, n, harness_tuning_text(ctx), index, want);
         ck_assert_msg(memcmp(value, all + (offset + want) * es, es) == 0, "arg%s %s %s: the value is not element %zu",

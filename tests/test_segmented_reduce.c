@@ -322,11 +322,126 @@ START_TEST(segmented_garbage_offsets)
 }
 END_TEST
 
+/* ---- Segmented argmin and argmax ---- */
+
+/* Which outputs a call of clprim_segmented_reduce_index asks for. */
+enum { BOTH_OUTPUTS, VALUES_ONLY, INDICES_ONLY };
+
+/* One clprim_segmented_reduce_index over n random elements (floats with NaN,
+ * -0.0 and +0.0, which tie, and runs of them) and a layout's offsets; each segment checked
+ * against reference_best_index, an empty one against its sentinel, and
+ * nothing written beside the segments. */
+static void run_index_case(clprim_context *ctx, clprim_type t, clprim_op op, int outputs, size_t n, layout l,
+                           size_t mean, uint64_t *rng)
+{
+    const size_t es = reference_type_size(t), room = 2 * n + 64, src_at = harness_rand(rng) % 3;
+    const size_t out_at = 1 + harness_rand(rng) % 2;
+    unsigned char *src = harness_malloc((src_at + n + 1) * es);
+    cl_ulong *offsets = harness_malloc((room + 1) * sizeof *offsets);
+    harness_fill_random(t, src + src_at * es, n, rng);
+    if (harness_rand(rng) % 2) /* ties: few distinct values */
+        for (size_t i = 0; i < n; i++)
+            memcpy(src + (src_at + i) * es, src + (src_at + harness_rand(rng) % 4) * es, es);
+    for (size_t i = 0; reference_type_is_float(t) && i < n; i += 1 + harness_rand(rng) % 7) {
+        const size_t run = harness_rand(rng) % 3 ? 1 : 1 + harness_rand(rng) % 9;
+        for (size_t j = i; j < i + run && j < n; j++) {
+            const unsigned pick = (unsigned)(harness_rand(rng) % 4); /* NaN, NaN, -0.0, +0.0 */
+            if (t == CLPRIM_FLOAT)
+                ((float *)(src + src_at * es))[j] = pick < 2 ? NAN : pick == 2 ? -0.0f : 0.0f;
+            else
+                ((double *)(src + src_at * es))[j] = pick < 2 ? NAN : pick == 2 ? -0.0 : 0.0;
+        }
+    }
+    const size_t segments = make_offsets(l, n, mean, offsets, room, rng), count = out_at + segments + 1;
+    cl_mem sb = harness_buffer(ctx, (src_at + n + 1) * es, src);
+    cl_mem ob = harness_buffer(ctx, (segments + 1) * sizeof *offsets, offsets);
+    cl_mem vb = harness_buffer(ctx, count * es, NULL), ib = harness_buffer(ctx, count * sizeof(cl_ulong), NULL);
+    char what[256];
+    snprintf(what, sizeof what, "arg%s %s n=%zu %s (%zu segments), outputs %d, at %s",
+             op == CLPRIM_MAX ? "max" : "min", reference_type_name(t), n, layout_names[l], segments, outputs,
+             harness_tuning_text(ctx));
+    const clprim_status s = clprim_segmented_reduce_index(
+        ctx, t, op, sb, src_at, n, ob, 0, segments, outputs == INDICES_ONLY ? NULL : vb, out_at,
+        outputs == VALUES_ONLY ? NULL : ib, out_at, 0, NULL, NULL);
+    ck_assert_msg(s == CLPRIM_SUCCESS, "%s: %s", what, clprim_last_error(ctx));
+    unsigned char *values = harness_malloc(count * es);
+    cl_ulong *indices = harness_malloc(count * sizeof *indices);
+    harness_read(ctx, vb, 0, count * es, values);
+    harness_read(ctx, ib, 0, count * sizeof *indices, indices);
+    CHECK(harness_all_sentinel(values, out_at * es) && harness_all_sentinel(values + (out_at + segments) * es, es),
+          "%s: wrote values beside its segments", what);
+    CHECK(harness_all_sentinel(indices, out_at * 8) && harness_all_sentinel(indices + out_at + segments, 8),
+          "%s: wrote indices beside its segments", what);
+    CHECK(outputs != INDICES_ONLY || harness_all_sentinel(values, count * es), "%s: wrote values", what);
+    CHECK(outputs != VALUES_ONLY || harness_all_sentinel(indices, count * 8), "%s: wrote indices", what);
+    const unsigned char *x = src + src_at * es;
+    for (size_t k = 0; k < segments; k++) {
+        const size_t b = offsets[k] < n ? offsets[k] : n, e = offsets[k + 1] < n ? offsets[k + 1] : n;
+        unsigned char empty[8];
+        reference_empty_result(t, op, empty);
+        const cl_ulong want = e > b ? b + reference_best_index(t, op == CLPRIM_MAX, x + b * es, e - b) : CL_ULONG_MAX;
+        CHECK(outputs == VALUES_ONLY || indices[out_at + k] == want, "%s: segment %zu ([%zu, %zu)): index %llu, want %llu",
+              what, k, b, e, (unsigned long long)indices[out_at + k], (unsigned long long)want);
+        CHECK(outputs == INDICES_ONLY || memcmp(values + (out_at + k) * es, e > b ? x + want * es : empty, es) == 0,
+              "%s: segment %zu ([%zu, %zu)): the value is not element %llu's", what, k, b, e,
+              (unsigned long long)want);
+    }
+    free(src);
+    free(offsets);
+    free(values);
+    free(indices);
+    cl_mem all[] = {sb, ob, vb, ib};
+    for (size_t i = 0; i < 4; i++)
+        clReleaseMemObject(all[i]);
+}
+
+/* Every type, argmin and argmax alternating by type (a program each), at
+ * the device's shape: every layout, tiny and empty inputs. */
+START_TEST(segmented_index_every_type)
+{
+    const clprim_type t = (clprim_type)_i;
+    uint64_t rng = harness_rng(980 + (unsigned)_i);
+    FOR_EACH_DEVICE(ctx)
+    {
+        if (t == CLPRIM_DOUBLE && !ctx->has_fp64)
+            continue;
+        const clprim_op op = _i % 2 ? CLPRIM_MAX : CLPRIM_MIN;
+        for (layout l = 0; l < LAYOUT_COUNT; l++)
+            run_index_case(ctx, t, op, (int)l % 3, 500 + harness_rand(&rng) % 4000, l, 1 + harness_rand(&rng) % 60,
+                           &rng);
+        run_index_case(ctx, t, op, BOTH_OUTPUTS, 1 + harness_rand(&rng) % 9, LAYOUT_RANDOM, 2, &rng);
+        run_index_case(ctx, t, op, BOTH_OUTPUTS, 0, LAYOUT_EMPTY_RUNS, 3, &rng);
+    }
+}
+END_TEST
+
+/* The small shapes, whose tiles and chunks many segments cross: float
+ * argmin (NaN runs across tiles) at both, int64 argmax at the first. */
+START_TEST(segmented_index_shapes)
+{
+    uint64_t rng = harness_rng(1000);
+    FOR_EACH_DEVICE(ctx)
+    {
+        FOR_EACH_SHAPE(ctx, k, SHAPE_COUNT) {
+            if (k == 0)
+                continue; /* the device's shape: segmented_index_every_type */
+            for (layout l = 0; l < LAYOUT_COUNT; l++) {
+                run_index_case(ctx, CLPRIM_FLOAT, CLPRIM_MIN, BOTH_OUTPUTS, 3000, l, 1 + harness_rand(&rng) % 50,
+                               &rng);
+                if (k == 1)
+                    run_index_case(ctx, CLPRIM_INT64, CLPRIM_MAX, BOTH_OUTPUTS, 37 + 500 * (l % 2), l, 3, &rng);
+            }
+        }
+    }
+}
+END_TEST
+
 /* ---- Bad arguments ---- */
 
-enum { SEGMENTED, SEGMENTED_CUSTOM };
+enum { SEGMENTED, SEGMENTED_CUSTOM, SEGMENTED_INDEX };
 
-/* buf: src, offsets, dst; n elements and n / 4 segments. variant 1: a custom
+/* buf: src, offsets, dst (argmin and argmax: src, offsets, values, indices);
+ * n elements and n / 4 segments. variant 1: a custom
  * operator that does not parse, 2: one whose identity is NULL, 3: an empty
  * one; 9: segments SIZE_MAX. A success's values are unspecified (the offsets are
  * random bytes), but it writes only dst's segments. */
@@ -337,6 +452,10 @@ static clprim_status segmented_bad_call(clprim_context *ctx, const harness_bad_c
         {"a + b", &zero}, {"a +* b", &zero}, {"a + b", NULL}, {"", &zero}};
     const clprim_operator *custom = row->call == SEGMENTED_CUSTOM ? &customs_bad[row->variant] : NULL;
     const size_t segments = row->variant == 9 ? SIZE_MAX : row->n / 4;
+    if (row->call == SEGMENTED_INDEX) /* buf[2]: values, buf[3]: indices */
+        return clprim_segmented_reduce_index(ctx, row->type, (clprim_op)row->op, buf[0], row->offset[0], row->n,
+                                             buf[1], row->offset[1], segments, buf[2], row->offset[2], buf[3],
+                                             row->offset[3], 0, NULL, NULL);
     return clprim_segmented_reduce(ctx, row->type, (clprim_op)row->op, custom, buf[0], row->offset[0], row->n,
                                    buf[1], row->offset[1], segments, buf[2], row->offset[2], 0, NULL, NULL);
 }
@@ -381,6 +500,37 @@ static const harness_bad_call segmented_bad_calls[] = {
     {"garbage offsets, uint8", SEGMENTED, 0, {HB_A, HB_B, HB_A}, {0, 0, 9000}, 4000, CLPRIM_SUCCESS, NULL,
      .type = CLPRIM_UINT8, .op = CLPRIM_MAX, .written = HB_ARG(2)},
     {"a custom operator, n 0", SEGMENTED_CUSTOM, 0, {HB_A, HB_B, HB_A}, {0, 0, 9000}, 0, CLPRIM_SUCCESS, NULL},
+    /* clprim_segmented_reduce_index: buf src, offsets, values, indices. */
+    {"argmin: ctx NULL", SEGMENTED_INDEX, 1, {HB_A, HB_B, HB_A, HB_B}, {0, 0, 100, 4000}, 8, CLPRIM_INVALID_ARGUMENT,
+     "ctx is NULL", .op = CLPRIM_MIN},
+    {"argmin: op SUM", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_A, HB_B}, {0, 0, 100, 4000}, 8, CLPRIM_INVALID_ARGUMENT,
+     "CLPRIM_MIN or CLPRIM_MAX", .op = CLPRIM_SUM},
+    {"argmin: type 42", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_A, HB_B}, {0, 0, 100, 4000}, 8, CLPRIM_INVALID_ARGUMENT,
+     "42", .type = (clprim_type)42, .op = CLPRIM_MIN},
+    {"argmin: double without cl_khr_fp64", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_A, HB_B}, {0, 0, 100, 4000}, 8,
+     CLPRIM_UNSUPPORTED, "fp64", .type = CLPRIM_DOUBLE, .op = CLPRIM_MIN, .without_fp64 = 1},
+    {"argmax: both outputs NULL", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_NULL, HB_NULL}, {0}, 8,
+     CLPRIM_INVALID_ARGUMENT, "both NULL", .op = CLPRIM_MAX},
+    {"argmax: src NULL", SEGMENTED_INDEX, 0, {HB_NULL, HB_B, HB_A, HB_B}, {0, 0, 0, 4000}, 8,
+     CLPRIM_INVALID_ARGUMENT, "src is NULL", .op = CLPRIM_MAX},
+    {"argmax: indices short", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_NULL, HB_A}, {0, 0, 0, 8190}, 40,
+     CLPRIM_BUFFER_TOO_SMALL, "indices", .op = CLPRIM_MAX},
+    {"argmax: values short", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_B, HB_NULL}, {0, 0, 16380, 0}, 40,
+     CLPRIM_BUFFER_TOO_SMALL, "values", .op = CLPRIM_MAX},
+    {"argmax: indices read-only", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_NULL, HB_READ_ONLY}, {0}, 8,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_READ_ONLY", .op = CLPRIM_MAX},
+    {"argmax: indices over src", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_NULL, HB_A}, {0, 0, 0, 1}, 8,
+     CLPRIM_INVALID_ARGUMENT, "src", .also = "indices", .op = CLPRIM_MAX},
+    {"argmin: values over the offsets", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_B, HB_NULL}, {0, 0, 2, 0}, 8,
+     CLPRIM_INVALID_ARGUMENT, "offsets", .also = "values", .op = CLPRIM_MIN},
+    {"argmin: values read-only", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_READ_ONLY, HB_B}, {0, 0, 0, 4000}, 8,
+     CLPRIM_INVALID_ARGUMENT, "CL_MEM_READ_ONLY", .also = "values", .op = CLPRIM_MIN},
+    {"argmin: values and indices share bytes", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_A, HB_A}, {0, 0, 5000, 2502}, 40,
+     CLPRIM_INVALID_ARGUMENT, "values", .also = "indices", .op = CLPRIM_MIN},
+    {"argmin: garbage offsets", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_A, HB_B}, {0, 0, 9000, 5000}, 4000,
+     CLPRIM_SUCCESS, NULL, .op = CLPRIM_MIN, .written = HB_ARG(2) | HB_ARG(3)},
+    {"argmax: indices alone, n 0", SEGMENTED_INDEX, 0, {HB_A, HB_B, HB_NULL, HB_A}, {0, 0, 0, 9}, 0, CLPRIM_SUCCESS,
+     NULL, .op = CLPRIM_MAX},
 };
 
 START_TEST(segmented_bad_table)
@@ -401,6 +551,11 @@ static Suite *segmented_suite(void)
     tcase_add_test(tc, segmented_empty);
     tcase_add_test(tc, segmented_garbage_offsets);
     suite_add_tcase(s, tc);
+    TCase *arg = tcase_create("argmin_argmax");
+    tcase_set_timeout(arg, 600);
+    tcase_add_loop_test(arg, segmented_index_every_type, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_test(arg, segmented_index_shapes);
+    suite_add_tcase(s, arg);
     TCase *bad = tcase_create("bad_arguments");
     tcase_set_timeout(bad, 300);
     tcase_add_test(bad, segmented_bad_table);

@@ -21,6 +21,9 @@
     X(segmented_reduce)                                                                                          \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
-    X(kmeans)
+    X(kmeans)                                                                                                    \
+    X(top_k)                                                                                                     \
+    X(segmented_reduce_index)                                                                                    \
+    X(histogram_channels)
 
 #endif

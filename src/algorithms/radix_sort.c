@@ -319,8 +319,8 @@ clprim_status clprim_check_sort_order(clprim_context *ctx, const char *fn, clpri
     return CLPRIM_SUCCESS;
 }
 
-static clprim_status check_value_type(clprim_context *ctx, const char *fn, clprim_type value_type, int indices,
-                                      size_t n, clprim_sort_spec *spec)
+clprim_status clprim_check_sort_value_type(clprim_context *ctx, const char *fn, clprim_type value_type, int indices,
+                                           size_t n, clprim_sort_spec *spec)
 {
     const clprim_type_info *info = clprim_type_info_of(value_type);
     if (!info)
@@ -353,7 +353,7 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_sort_order(ctx, fn, key_type, order, &spec);
     if (s == CLPRIM_SUCCESS && pairs)
-        s = check_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
+        s = clprim_check_sort_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
     const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;
     clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
     if (s == CLPRIM_SUCCESS)

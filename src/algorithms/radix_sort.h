@@ -1,4 +1,4 @@
-/* The radix sort's plan, for drivers built on it (box sort).
+/* The radix sort's plan, for drivers built on it (box sort, top-k).
  * Private to the library, like internal.h. */
 #ifndef CLPRIM_RADIX_SORT_H
 #define CLPRIM_RADIX_SORT_H
@@ -17,6 +17,11 @@ typedef struct {
  * bit), resolved into *spec; messages start with fn. */
 clprim_status clprim_check_sort_order(clprim_context *ctx, const char *fn, clprim_type key_type,
                                       const clprim_sort_order *order, clprim_sort_spec *spec);
+
+/* The values' type (4 or 8 bytes; with indices, the indices of n keys: uint32
+ * or uint64) into spec->value_bytes; messages start with fn. */
+clprim_status clprim_check_sort_value_type(clprim_context *ctx, const char *fn, clprim_type value_type, int indices,
+                                           size_t n, clprim_sort_spec *spec);
 
 /* Begins *p, radix_sort.cl built for the spec at the sort's own shape (release
  * with clprim_program_end); returns 0 when the sort cannot run there (a tile of

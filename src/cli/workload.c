@@ -835,6 +835,113 @@ static const workload_kind histogram_256 = {"histogram",        histogram_prepar
                                             whole_output_check, in_bytes,          NULL,            histogram_openmp,
     "histogram", 0};
 
+/* ---- Histograms of RGBA8 pixels: n random pixels; each of the four
+ * channels into 256 bins of one value, or R, G and B into 64 bins of four
+ * values between edges; each in one call (bench --types uint8) ---- */
+
+#define RGBA_CHANNELS 4
+#define RGB_RANGE_BINS 64 /* of 4 values: a sample's bin is sample >> 2 */
+
+static int rgba_only(clprim_type t)
+{
+    return t == CLPRIM_UINT8;
+}
+
+/* The pixels; the counts of `channels` channels of `bins` bins each, one
+ * after the other in out_buf. */
+static int rgba_prepare(workload *w, size_t channels, size_t bins)
+{
+    unsigned char *pixels = malloc(w->n ? RGBA_CHANNELS * w->n : 1);
+    if (!pixels)
+        return 0;
+    free(w->in);
+    w->in = pixels;
+    w->in_bytes = RGBA_CHANNELS * w->n;
+    uint64_t state = first_state(0x9FB21C651E98DF25ull);
+    for (size_t i = 0; i < w->in_bytes; i++)
+        pixels[i] = (unsigned char)(next_random(&state) >> 56);
+    return upload(w) && device_output(w, channels * bins * sizeof(cl_uint));
+}
+
+static int histogram_rgba_prepare(workload *w)
+{
+    return rgba_prepare(w, RGBA_CHANNELS, HISTOGRAM_BINS);
+}
+
+/* The edges 0, 4, ..., 256 in aux_buf, shared by the three channels. */
+static int histogram_rgb_range_prepare(workload *w)
+{
+    cl_int edges[RGB_RANGE_BINS + 1], err;
+    for (size_t b = 0; b <= RGB_RANGE_BINS; b++)
+        edges[b] = (cl_int)(4 * b);
+    if (!rgba_prepare(w, 3, RGB_RANGE_BINS))
+        return 0;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof edges, edges, &err);
+    return err == CL_SUCCESS;
+}
+
+static clprim_status histogram_rgba_run(workload *w)
+{
+    const double lo[RGBA_CHANNELS] = {0, 0, 0, 0}, hi[RGBA_CHANNELS] = {256, 256, 256, 256};
+    const size_t bins[RGBA_CHANNELS] = {HISTOGRAM_BINS, HISTOGRAM_BINS, HISTOGRAM_BINS, HISTOGRAM_BINS};
+    const cl_mem counts[RGBA_CHANNELS] = {w->out_buf, w->out_buf, w->out_buf, w->out_buf};
+    const size_t at[RGBA_CHANNELS] = {0, HISTOGRAM_BINS, 2 * HISTOGRAM_BINS, 3 * HISTOGRAM_BINS};
+    return clprim_histogram_channels(w->ctx, w->in_buf, 0, w->n, RGBA_CHANNELS, lo, hi, bins, counts, at, 0, 0, NULL,
+                                     NULL);
+}
+
+static clprim_status histogram_rgb_range_run(workload *w)
+{
+    const cl_mem edges[3] = {w->aux_buf, w->aux_buf, w->aux_buf}, counts[3] = {w->out_buf, w->out_buf, w->out_buf};
+    const size_t edges_at[3] = {0, 0, 0}, bins[3] = {RGB_RANGE_BINS, RGB_RANGE_BINS, RGB_RANGE_BINS};
+    const size_t at[3] = {0, RGB_RANGE_BINS, 2 * RGB_RANGE_BINS};
+    return clprim_histogram_channels_range(w->ctx, w->in_buf, 0, w->n, 3, edges, edges_at, bins, counts, at, 0, 0,
+                                           NULL, NULL);
+}
+
+/* Channel c's sample x of pixel i, for the first `channels` channels,
+ * counted at counts[c * (256 >> shift) + (x >> shift)]. */
+static void rgba_loop(const workload *w, size_t channels, unsigned shift, size_t begin, size_t end, cl_uint *counts)
+{
+    const unsigned char *p = w->in;
+    for (size_t i = begin; i < end; i++)
+        for (size_t c = 0; c < channels; c++)
+            counts[c * (HISTOGRAM_BINS >> shift) + (p[RGBA_CHANNELS * i + c] >> shift)]++;
+}
+
+static void rgba_cpu(workload *w, size_t channels, unsigned shift)
+{
+    memset(w->expect, 0, w->out_bytes);
+    rgba_loop(w, channels, shift, 0, w->n, w->expect);
+}
+
+/* Private counts per thread, added up at the end. */
+static void rgba_openmp(workload *w, size_t channels, unsigned shift)
+{
+    cl_uint *counts = w->expect;
+    memset(counts, 0, w->out_bytes);
+    _Pragma("omp parallel") {
+        cl_uint mine[RGBA_CHANNELS * HISTOGRAM_BINS] = {0};
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        rgba_loop(w, channels, shift, begin, end, mine);
+        _Pragma("omp critical") for (size_t b = 0; b < w->out_bytes / sizeof *counts; b++) counts[b] += mine[b];
+    }
+}
+
+static void histogram_rgba_cpu(workload *w) { rgba_cpu(w, RGBA_CHANNELS, 0); }
+static void histogram_rgba_openmp(workload *w) { rgba_openmp(w, RGBA_CHANNELS, 0); }
+static void histogram_rgb_range_cpu(workload *w) { rgba_cpu(w, 3, 2); }
+static void histogram_rgb_range_openmp(workload *w) { rgba_openmp(w, 3, 2); }
+
+static const workload_kind histogram_rgba = {"histogram-rgba",   histogram_rgba_prepare, histogram_rgba_run,
+                                             histogram_rgba_cpu, whole_output_check,     in_bytes,
+                                             rgba_only,          histogram_rgba_openmp,  "histogram_channels", 0};
+static const workload_kind histogram_rgb_range = {
+    "histogram-rgb-range", histogram_rgb_range_prepare, histogram_rgb_range_run, histogram_rgb_range_cpu,
+    whole_output_check,    in_bytes,                    rgba_only,               histogram_rgb_range_openmp,
+    "histogram_channels",  0};
+
 /* ---- Histogram over edges: the histogram's data in 64 bins of four values
  * (floats: of 1/64) between edges the device reads ---- */
 
@@ -1219,7 +1326,7 @@ static uint32_t *sort_values(void *data, const workload *w)
 
 /* Random keys of every bit pattern (for floats and doubles NaNs and infinities
  * too, which the sort puts in its documented total order); random values. */
-static int sort_prepare(workload *w, int pairs)
+static int sort_fill(workload *w, int pairs)
 {
     size_t bytes = w->n * (w->elem + (pairs ? sizeof(uint32_t) : 0));
     unsigned char *data = malloc(bytes ? bytes : 1);
@@ -1235,9 +1342,14 @@ static int sort_prepare(workload *w, int pairs)
     }
     for (size_t i = 0; pairs && i < w->n; i++)
         sort_values(data, w)[i] = (uint32_t)(next_random(&state) >> 32);
+    return upload(w);
+}
+
+static int sort_prepare(workload *w, int pairs)
+{
     /* The C loop's keys as 64-bit words and its values, twice (LSD ping-pong). */
     w->scratch = calloc(w->n ? w->n : 1, 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
-    return w->scratch && upload(w) && device_output(w, bytes);
+    return w->scratch && sort_fill(w, pairs) && device_output(w, w->in_bytes);
 }
 
 static int sort_keys_prepare(workload *w) { return sort_prepare(w, 0); }
@@ -1343,6 +1455,122 @@ static const workload_kind sort_pairs = {"sort-pairs", sort_pairs_prepare, sort_
                                          whole_output_check, in_and_out_bytes, sortable, NULL,
     "radix_sort", 0};
 
+/* ---- Top-k: the 1000 smallest of the sort's keys, beside `sort-keys` at
+ * the same sizes (bench --primitives top-k,sort-keys) ---- */
+
+#define TOP_K 1000
+
+/* A key of the C loop: its ordered form, then its index (ties: the lower
+ * index first, as the stable sort's first k). */
+typedef struct {
+    uint64_t ordered, index;
+} top_k_entry;
+
+/* The sort's random keys; in w->scratch a heap of k entries for each OpenMP
+ * thread and one for their merge. */
+static int top_k_prepare(workload *w)
+{
+    const size_t threads = workload_openmp_threads() > 1 ? (size_t)workload_openmp_threads() : 1;
+    w->count = w->n < TOP_K ? w->n : TOP_K;
+    w->scratch = calloc((threads + 1) * (w->count ? w->count : 1), sizeof(top_k_entry));
+    return w->scratch && sort_fill(w, 0) && device_output(w, w->count ? w->count * w->elem : 1);
+}
+
+static clprim_status top_k_run(workload *w)
+{
+    return clprim_top_k_keys(w->ctx, w->type, NULL, w->count, w->in_buf, 0, w->n, w->out_buf, 0, 0, NULL, NULL);
+}
+
+static int top_k_before(top_k_entry a, top_k_entry b)
+{
+    return a.ordered < b.ordered || (a.ordered == b.ordered && a.index < b.index);
+}
+
+/* heap[0 .. size) a max-heap by top_k_before: heap[at] sifted down. */
+static void top_k_sift(top_k_entry *heap, size_t size, size_t at)
+{
+    for (size_t child; (child = 2 * at + 1) < size; at = child) {
+        if (child + 1 < size && top_k_before(heap[child], heap[child + 1]))
+            child++;
+        if (!top_k_before(heap[at], heap[child]))
+            return;
+        const top_k_entry swap = heap[at];
+        heap[at] = heap[child], heap[child] = swap;
+    }
+}
+
+/* The first k of entries (from `from`, or of keys [begin, end) of the input
+ * when from is NULL) into the max-heap heap; returns its size. One compare
+ * per entry that does not enter. */
+static size_t top_k_select_into(workload *w, const top_k_entry *from, size_t begin, size_t end, top_k_entry *heap)
+{
+    const unsigned width = 8 * (unsigned)w->elem;
+    size_t size = 0;
+    for (size_t i = begin; i < end; i++) {
+        const top_k_entry e =
+            from ? from[i] : (top_k_entry){sort_ordered(w->type, sort_key_at(w->in, w->elem, i), width), i};
+        if (size < w->count) {
+            heap[size++] = e;
+            if (size == w->count)
+                for (size_t at = size / 2; at-- > 0;)
+                    top_k_sift(heap, size, at);
+        } else if (top_k_before(e, heap[0])) {
+            heap[0] = e;
+            top_k_sift(heap, size, 0);
+        }
+    }
+    if (size < w->count) /* fewer than k: a heap of them all */
+        for (size_t at = size / 2; at-- > 0;)
+            top_k_sift(heap, size, at);
+    return size;
+}
+
+/* The heap's entries, smallest first, as keys into expect. */
+static void top_k_write(workload *w, top_k_entry *heap, size_t size)
+{
+    while (size > 0) {
+        const top_k_entry largest = heap[0];
+        heap[0] = heap[--size];
+        top_k_sift(heap, size, 0);
+        sort_key_put(w->expect, w->elem, size, sort_key_at(w->in, w->elem, largest.index));
+    }
+}
+
+static void top_k_cpu(workload *w)
+{
+    top_k_entry *heap = w->scratch;
+    top_k_write(w, heap, top_k_select_into(w, NULL, 0, w->n, heap));
+}
+
+/* Each thread a heap of its slice's first k, then those heaps' first k. */
+static void top_k_openmp(workload *w)
+{
+    top_k_entry *heaps = w->scratch;
+    size_t threads = 1;
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        const size_t id = (size_t)thread_slice(w->n, &begin, &end);
+        const size_t size = top_k_select_into(w, NULL, begin, end, heaps + id * w->count);
+        for (size_t i = size; i < w->count; i++) /* a short slice: its heap padded past every key */
+            heaps[id * w->count + i] = (top_k_entry){UINT64_MAX, UINT64_MAX};
+#ifdef _OPENMP
+        if (id == 0)
+            threads = (size_t)omp_get_num_threads();
+#endif
+    }
+    top_k_entry *last = heaps + threads * w->count;
+    top_k_write(w, last, top_k_select_into(w, heaps, 0, threads * w->count, last));
+}
+
+/* The keys read once, k written. */
+static double top_k_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)w->count * (double)w->elem;
+}
+
+static const workload_kind top_k = {"top-k", top_k_prepare, top_k_run, top_k_cpu, whole_output_check,
+                                    top_k_bytes, sortable, top_k_openmp, "top_k", 0};
+
 /* ---- Merge sort by the comparator "a < b": keys alone and (key, uint32
  * value) pairs, on the radix sort's data (full-entropy integer keys) ---- */
 
@@ -1407,8 +1635,8 @@ static const workload_kind merge_sort_pairs = {"merge-sort-pairs", sort_pairs_pr
 
 /* The offsets (w->scratch, segments + 1 of them) of segments whose lengths
  * are uniform in 1..127 (mean 64), the last cut at n, on the device in
- * aux_buf; a sum per segment out. */
-static int segmented_prepare(workload *w)
+ * aux_buf; an output of out_bytes a segment. */
+static int segmented_prepare_out(workload *w, size_t out_bytes)
 {
     const size_t most = w->n + 2;
     cl_ulong *offsets = malloc(most * sizeof *offsets);
@@ -1427,7 +1655,13 @@ static int segmented_prepare(workload *w)
     cl_int err;
     w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (segments + 1) * sizeof *offsets,
                                 offsets, &err);
-    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * w->elem);
+    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * out_bytes);
+}
+
+/* A sum per segment out. */
+static int segmented_prepare(workload *w)
+{
+    return segmented_prepare_out(w, w->elem);
 }
 
 static clprim_status segmented_run(workload *w)
@@ -1479,6 +1713,69 @@ static double segmented_bytes(const workload *w)
 static const workload_kind segmented_reduce = {"segmented-reduce", segmented_prepare, segmented_run,
                                                segmented_cpu,      segmented_check,   segmented_bytes,
                                                NULL,               segmented_openmp,  "segmented_reduce", 0};
+
+/* ---- Segmented argmin: the index of each segment's smallest element, on
+ * the segmented reduce's segments (the values' many ties go to the first) ---- */
+
+static int segmented_argmin_prepare(workload *w)
+{
+    return segmented_prepare_out(w, sizeof(cl_ulong));
+}
+
+static clprim_status segmented_argmin_run(workload *w)
+{
+    return clprim_segmented_reduce_index(w->ctx, w->type, CLPRIM_MIN, w->in_buf, 0, w->n, w->aux_buf, 0, w->count,
+                                         NULL, 0, w->out_buf, 0, 0, NULL, NULL);
+}
+
+/* clprim_reduce_index's rule: a smaller value wins, a NaN loses to any
+ * number, ties keep the first. */
+static void segmented_argmin_loop(workload *w, size_t begin, size_t end)
+{
+    const cl_ulong *offsets = w->scratch;
+    cl_ulong *at = w->expect;
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        for (size_t s = begin; s < end; s++) {
+            cl_ulong best = offsets[s] < offsets[s + 1] ? offsets[s] : CL_ULONG_MAX;
+            for (size_t i = offsets[s] + 1; i < offsets[s + 1]; i++)
+                if (x[i] < x[best] || (x[best] != x[best] && x[i] == x[i]))
+                    best = i;
+            at[s] = best;
+        }
+    })
+}
+
+static void segmented_argmin_cpu(workload *w)
+{
+    segmented_argmin_loop(w, 0, w->count);
+}
+
+static void segmented_argmin_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->count, &begin, &end);
+        segmented_argmin_loop(w, begin, end);
+    }
+}
+
+static int segmented_argmin_check(workload *w, char *why, size_t size)
+{
+    return same_bytes(w, w->count * sizeof(cl_ulong), why, size);
+}
+
+/* The values and offsets read, an index a segment written. */
+static double segmented_argmin_bytes(const workload *w)
+{
+    return (double)w->in_bytes + (double)(w->count + 1) * sizeof(cl_ulong) + (double)w->count * sizeof(cl_ulong);
+}
+
+static const workload_kind segmented_argmin = {"segmented-argmin",      segmented_argmin_prepare,
+                                               segmented_argmin_run,    segmented_argmin_cpu,
+                                               segmented_argmin_check,  segmented_argmin_bytes,
+                                               NULL,                    segmented_argmin_openmp,
+                                               "segmented_reduce_index", 0};
 
 /* ---- Search: the lower bound of n random needles among n sorted keys ----
  * Made in the keys' ordered form, so no sort is needed: key i is the ordered
@@ -1816,7 +2113,8 @@ const workload_kind *const workload_kinds[] = {
     &argmax_to,      &compact_half,   &partition_half, &partition_three_way, &find_if, &transform,
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
-    &merge_sort_pairs, &search, &segmented_reduce, &box_sort, NULL};
+    &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
+    &top_k, &segmented_argmin, &histogram_rgba, &histogram_rgb_range, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

@@ -1,0 +1,54 @@
+/* Argmin and argmax (-DARG_MIN or -DARG_MAX over the element T): which of two
+ * (value, index) pairs wins, so that folding pairs is associative and
+ * commutative, hence the same on every device and shape: the better value
+ * wins; equal values (-0.0 and +0.0 included) and two NaNs go to the smaller
+ * index; a NaN loses to any number, as with fmin and fmax, so NaN wins only
+ * when every value is NaN. Pairs travel as ulong2 (the value's bits, the
+ * index): no padding, so a pair written by one work-group and read by
+ * another has every byte defined. */
+#ifndef CLPRIM_BLOCK_ARG_CL
+#define CLPRIM_BLOCK_ARG_CL
+
+#include "block/element.cl"
+
+#if defined(ARG_MAX)
+#define BEATS(b, a) ((b) > (a))
+#define ARG_EMPTY T_LOWEST /* what MAX of nothing gives */
+#elif defined(ARG_MIN)
+#define BEATS(b, a) ((b) < (a))
+#define ARG_EMPTY T_HIGHEST
+#else
+#error "block/arg.cl needs ARG_MIN or ARG_MAX"
+#endif
+
+/* b is strictly better than a. */
+int better(const T b, const T a)
+{
+#ifdef T_IS_FLOAT
+    return BEATS(b, a) || (isnan(a) && !isnan(b));
+#else
+    return BEATS(b, a);
+#endif
+}
+
+inline ulong2 arg_pair(const T value, const ulong index)
+{
+    return (ulong2)((ulong)CLPRIM_CAT(as_, CLPRIM_FIELD(TYPE, BITS))(value), index);
+}
+
+inline T arg_value(const ulong2 p)
+{
+    return FROM_BITS(p.x);
+}
+
+/* The winner of a and b. */
+inline ulong2 arg_take(const ulong2 a, const ulong2 b)
+{
+    const T va = arg_value(a), vb = arg_value(b);
+    return better(vb, va) || (!better(va, vb) && b.y < a.y) ? b : a;
+}
+
+/* What loses to every pair: the worst value (NaN for floats) at the largest index. */
+#define ARG_NONE arg_pair(IF_FLOAT((T)NAN, ARG_EMPTY), ~0ul)
+
+#endif /* CLPRIM_BLOCK_ARG_CL */

@@ -1,0 +1,108 @@
+/* A work-group's private histogram in local memory: cleared, counted into
+ * with local atomics (the CPU shape, one work-item a group: plain
+ * increments), then merged into the global counts with one atomic_add per
+ * non-zero bin per work-group, never one global atomic per element. Counts
+ * are integers, so every schedule gives the same result. The barriers
+ * between the steps are the kernels'. */
+#ifndef CLPRIM_BLOCK_PRIVATE_COUNTS_CL
+#define CLPRIM_BLOCK_PRIVATE_COUNTS_CL
+
+#include "block/element.cl"
+
+/* h[0 .. count) = 0. */
+inline void clear_counts(__local uint *h, const uint count)
+{
+    for (uint j = get_local_id(0); j < count; j += WG)
+        h[j] = 0;
+}
+
+#if WG == 1
+#define COUNT_IN(h, b) ((h)[b]++)
+#else
+#define COUNT_IN(h, b) atomic_inc(&(h)[b])
+#endif
+
+/* counts[0 .. count) += h[0 .. count). */
+inline void merge_counts(__local const uint *h, const uint count, __global uint *counts)
+{
+    for (uint j = get_local_id(0); j < count; j += WG) {
+        const uint c = h[j];
+        if (c)
+            atomic_add(&counts[j], c);
+    }
+}
+
+/* A bin index no histogram has: bins <= HIST_MAX_BINS = 2^31. */
+#define NOT_COUNTED 0xFFFFFFFFu
+
+/* Multi-channel histograms of interleaved 8-bit pixels of 4 bytes (RGBA8).
+ * A sample has 256 values, so each work-group first tabulates every value's
+ * bin for each channel (lut, CHANNEL_LEVELS entries a channel, from the
+ * kernel's bin rule), then counts with one look-up a sample, whatever the
+ * rule: channel c in CHANNEL_SLOTS counters at h + c * CHANNEL_SLOTS, the
+ * last one the spare where samples not counted (and all samples of the
+ * channels past `channels`) land, never merged. */
+#define CHANNEL_SLOTS (CHANNEL_LEVELS + 1)
+#define CHANNEL_OF(v, c) ((c) == 0 ? (v).s0 : (c) == 1 ? (v).s1 : (c) == 2 ? (v).s2 : (v).s3)
+
+/* A table entry from a bin (NOT_COUNTED, or a bin past the channel's bins,
+ * for none). */
+inline ushort lut_entry(const uint bin, const uint bins)
+{
+    return (ushort)(bin < bins ? bin : CHANNEL_LEVELS);
+}
+
+/* Pixels [begin, end) of the work-group's chunk counted through lut: on the
+ * CPU shape all of them into the spares too (no branch), else a work-item
+ * every WG, local atomics for counted samples only. */
+inline void count_pixels(__global const uchar4 *pixels, const ulong begin, const ulong end, __local const ushort *lut,
+                         __local uint *h)
+{
+#if WG == 1
+    for (ulong i = begin; i < end; i++) {
+        const uchar4 p = pixels[i];
+        h[lut[p.s0]]++;
+        h[CHANNEL_SLOTS + lut[CHANNEL_LEVELS + p.s1]]++;
+        h[2 * CHANNEL_SLOTS + lut[2 * CHANNEL_LEVELS + p.s2]]++;
+        h[3 * CHANNEL_SLOTS + lut[3 * CHANNEL_LEVELS + p.s3]]++;
+    }
+#else
+    for (ulong i = begin + get_local_id(0); i < end; i += WG) {
+        const uchar4 p = pixels[i];
+        const uint b[4] = {lut[p.s0], lut[CHANNEL_LEVELS + p.s1], lut[2 * CHANNEL_LEVELS + p.s2],
+                           lut[3 * CHANNEL_LEVELS + p.s3]};
+        for (uint c = 0; c < 4; c++)
+            if (b[c] != CHANNEL_LEVELS)
+                atomic_inc(&h[c * CHANNEL_SLOTS + b[c]]);
+    }
+#endif
+}
+
+/* Each of the first `channels` channels' counts added to its buffer:
+ * counts_c[counts_offset.c + b] += h[c * CHANNEL_SLOTS + b] for its bins. */
+inline void merge_channels(__local const uint *h, const uint channels, const uint4 bins, __global uint *counts0,
+                           __global uint *counts1, __global uint *counts2, __global uint *counts3,
+                           const ulong4 counts_offset)
+{
+    for (uint c = 0; c < channels; c++) {
+        __global uint *counts = c == 0 ? counts0 : c == 1 ? counts1 : c == 2 ? counts2 : counts3;
+        merge_counts(h + c * CHANNEL_SLOTS, CHANNEL_OF(bins, c), counts + CHANNEL_OF(counts_offset, c));
+    }
+}
+
+/* A channel kernel's count, once the work-group has written lut: its
+ * private counts h (4 * CHANNEL_SLOTS) cleared, pixels [begin, end) counted,
+ * the active channels merged. */
+void count_channels(__global const uchar4 *pixels, const ulong begin, const ulong end, const uint channels,
+                    const uint4 bins, __local const ushort *lut, __local uint *h, __global uint *counts0,
+                    __global uint *counts1, __global uint *counts2, __global uint *counts3,
+                    const ulong4 counts_offset)
+{
+    clear_counts(h, 4 * CHANNEL_SLOTS);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the table and the cleared counts are ready */
+    count_pixels(pixels, begin, end, lut, h);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    merge_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset);
+}
+
+#endif /* CLPRIM_BLOCK_PRIVATE_COUNTS_CL */
