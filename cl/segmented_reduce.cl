@@ -22,17 +22,12 @@
  * src[0, n) and offsets[0, segments], every write in dst[0, segments).
  *
  * Built with -DTYPE, -DOP (cl/types.h), -DWG and -DITEMS. */
+#include "block/offsets.cl"
 #include "block/segment.cl"
 #include "block/tile.cl"
 
 /* No segment: a chunk whose open segment does not end in it. */
 #define NO_SEGMENT ((ulong)-1)
-
-/* Offset k (k <= segments), clamped to the elements. */
-inline ulong offset_at(__global const ulong *offsets, const ulong k, const ulong n)
-{
-    return min(offsets[k], n);
-}
 
 #if WG == 1
 /* acc combined with src[from, to), in order; a built-in operator, which
@@ -55,52 +50,6 @@ T fold_run(__global const T *src, ulong from, const ulong to, T acc)
     for (; from < to; from++)
         acc = COMBINE(acc, src[from]);
     return acc;
-}
-
-/* The first k in [0, count) whose offset is at least x, else count. */
-ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x)
-{
-    ulong lo = 0, hi = count;
-    while (lo < hi) {
-        const ulong mid = lo + (hi - lo) / 2;
-        if (offset_at(offsets, mid, n) < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-#else
-/* The same for the whole work-group, WG probes a round: the range shrinks
- * WG-fold each round (three rounds for 2^20 segments at 256 work-items),
- * not halves. bounds: two slots, free again on return. */
-ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x,
-                        __local ulong *bounds)
-{
-    const uint lid = get_local_id(0);
-    ulong lo = 0, hi = count;
-    while (lo < hi) {
-        if (lid == 0) {
-            bounds[0] = hi; /* no probe at least x: the answer is hi */
-            bounds[1] = hi;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* Bucket lid is [first, last]; the first bucket whose last offset is
-         * at least x holds the answer, which is its last when none before is. */
-        const ulong step = (hi - lo + WG - 1) / WG, first = lo + lid * step;
-        if (first < hi) {
-            const ulong last = min(hi, first + step) - 1;
-            if (offset_at(offsets, last, n) >= x && (lid == 0 || offset_at(offsets, first - 1, n) < x)) {
-                bounds[0] = first;
-                bounds[1] = last;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        lo = bounds[0];
-        hi = bounds[1];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    return lo;
 }
 #endif
 

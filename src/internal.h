@@ -157,6 +157,10 @@ clprim_status clprim_check_disjoint(clprim_context *ctx, const char *function, c
 clprim_status clprim_check_src_dst(clprim_context *ctx, const char *function, const char *src_name, cl_mem *src,
                                    size_t *src_offset, const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
                                    size_t elem_size, clprim_region *in, clprim_region *out);
+/* The offsets of `segments` segments: segments + 1 cl_ulong read from
+ * offsets_offset on (segments SIZE_MAX has no room for them); fills *region. */
+clprim_status clprim_check_offsets(clprim_context *ctx, const char *function, cl_mem offsets, size_t offsets_offset,
+                                   size_t segments, clprim_region *region);
 
 /* ---- Images (image.c): the argument checks shared by threshold.c and kmeans.c ---- */
 

@@ -62,12 +62,8 @@ clprim_status clprim_segmented_reduce(clprim_context *ctx, clprim_type t, clprim
         s = clprim_check_operator(ctx, t, &type, custom ? CLPRIM_SUM : op, custom != NULL, custom, &c);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, CLPRIM_READS, &in);
-    if (s == CLPRIM_SUCCESS && segments == SIZE_MAX)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: segments %zu leaves no room for its %s offsets", fn,
-                        segments, "segments + 1");
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "offsets", offsets, offsets_offset, segments + 1, sizeof(cl_ulong),
-                                CLPRIM_READS, &bounds);
+        s = clprim_check_offsets(ctx, fn, offsets, offsets_offset, segments, &bounds);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_buffer(ctx, "dst", dst, dst_offset, segments, type->size, CLPRIM_WRITES, &out);
     if (s == CLPRIM_SUCCESS)
