@@ -342,6 +342,40 @@ static clprim_status check_value_type(clprim_context *ctx, const char *fn, clpri
     return CLPRIM_SUCCESS;
 }
 
+clprim_status clprim_check_sort_buffers(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
+                                       clprim_type value_type, const clprim_sort_order *order, cl_mem *keys_in,
+                                       size_t *keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                       cl_mem *values_in, size_t *values_in_offset, cl_mem values_out,
+                                       size_t values_out_offset, size_t n, clprim_sort_spec *spec,
+                                       clprim_region *keys_written, clprim_region *values_written)
+{
+    clprim_status s = clprim_check_sort_order(ctx, fn, key_type, order, spec);
+    if (s == CLPRIM_SUCCESS && pairs)
+        s = check_value_type(ctx, fn, value_type, *values_in == NULL, n, spec);
+    const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec->value_bytes;
+    clprim_region keys_read, values_read = {0};
+    *values_written = (clprim_region){0};
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_src_dst(ctx, fn, "keys_in", keys_in, keys_in_offset, "keys_out", keys_out, keys_out_offset, n,
+                                 kb, &keys_read, keys_written);
+    if (pairs) {
+        if (s == CLPRIM_SUCCESS && *values_in)
+            s = clprim_check_src_dst(ctx, fn, "values_in", values_in, values_in_offset, "values_out", values_out,
+                                     values_out_offset, n, vb, &values_read, values_written);
+        else if (s == CLPRIM_SUCCESS)
+            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, vb, CLPRIM_WRITES,
+                                    values_written);
+        /* An output may meet nothing but its own input in place. */
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "keys_out", keys_written, "values_out", values_written, 0);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "keys_out", keys_written, "values_in", &values_read, 0);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "values_out", values_written, "keys_in", &keys_read, 0);
+    }
+    return s;
+}
+
 static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs, clprim_type value_type,
                           const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
                           size_t keys_out_offset, cl_mem values_in, size_t values_in_offset, cl_mem values_out,
@@ -349,31 +383,12 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
                           const cl_event *event_wait_list, cl_event *event)
 {
     clprim_sort_spec spec = {0};
+    clprim_region keys_written, values_written;
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_sort_order(ctx, fn, key_type, order, &spec);
-    if (s == CLPRIM_SUCCESS && pairs)
-        s = check_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
-    const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;
-    clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out, keys_out_offset,
-                                 n, kb, &keys_read, &keys_written);
-    if (pairs) {
-        if (s == CLPRIM_SUCCESS && values_in)
-            s = clprim_check_src_dst(ctx, fn, "values_in", &values_in, &values_in_offset, "values_out", values_out,
-                                     values_out_offset, n, vb, &values_read, &values_written);
-        else if (s == CLPRIM_SUCCESS)
-            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, vb, CLPRIM_WRITES,
-                                    &values_written);
-        /* An output may meet nothing but its own input in place. */
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_out", &values_written, 0);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_in", &values_read, 0);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "values_out", &values_written, "keys_in", &keys_read, 0);
-    }
+        s = clprim_check_sort_buffers(ctx, fn, key_type, pairs, value_type, order, &keys_in, &keys_in_offset, keys_out,
+                                      keys_out_offset, &values_in, &values_in_offset, values_out, values_out_offset,
+                                      n, &spec, &keys_written, &values_written);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS && n > 0)

@@ -18,6 +18,20 @@ typedef struct {
 clprim_status clprim_check_sort_order(clprim_context *ctx, const char *fn, clprim_type key_type,
                                       const clprim_sort_order *order, clprim_sort_spec *spec);
 
+/* The checks of a sort call after the context: the key type and order into
+ * *spec; with pairs, the value type (values_in NULL: the indices) and the
+ * value buffers; keys and values of n elements each, every output in place
+ * over its own input or disjoint from every other input and output. In place
+ * through two handles, *keys_in and *values_in (and offsets) become the
+ * outputs' (clprim_check_src_dst). Fills the outputs' regions, for a caller
+ * that checks more buffers against them. Messages start with fn. */
+clprim_status clprim_check_sort_buffers(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
+                                       clprim_type value_type, const clprim_sort_order *order, cl_mem *keys_in,
+                                       size_t *keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                       cl_mem *values_in, size_t *values_in_offset, cl_mem values_out,
+                                       size_t values_out_offset, size_t n, clprim_sort_spec *spec,
+                                       clprim_region *keys_written, clprim_region *values_written);
+
 /* Begins *p, radix_sort.cl built for the spec at the sort's own shape (release
  * with clprim_program_end); returns 0 when the sort cannot run there (a tile of
  * one item a work-item does not fit in local memory). */
