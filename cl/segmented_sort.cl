@@ -1,0 +1,441 @@
+/* Segmented sort over an offsets array (src/algorithms/segmented_sort.c):
+ * segment s is keys[offsets[s], offsets[s + 1]) (each offset taken as
+ * min(offsets[k], n)), sorted stably in the radix sort's order (block/key.cl's
+ * ordered form, descending, a bit range); elements outside every segment are
+ * neither sorted nor written.
+ *
+ * The ELEMENTS are cut into pieces of `piece` consecutive ones (a tile on
+ * work-groups of several work-items, an even share of n a group on the CPU
+ * shape), whatever the segments' lengths:
+ *   segsort_pieces  sorts each piece by (segment, key), reading and writing
+ *       every element once: each segment inside a piece is then done. It
+ *       records which segment holds each piece's first element, and the most
+ *       passes any segment needs.
+ *   segsort_merge   pass k: a segment over R pieces holds R sorted runs (its
+ *       parts in them) and needs ceil(log2(R)) passes; pass k merges pairs of
+ *       its runs of 2^k pieces, counted from its first piece. A piece holds at
+ *       most two segments that need passes (the one holding its first element,
+ *       the one holding the next piece's); a launch whose pass no segment
+ *       needs returns at once, so the host plans for the longest possible.
+ * Each pass moves a segment between keys_out and tmp, so segsort_pieces writes
+ * a segment that needs an odd number of passes to tmp, and every segment ends
+ * in keys_out. Nothing is read back to the host.
+ * Offsets that decrease give unspecified results, but every read stays in
+ * the inputs, the offsets and the scratch, every write in keys_out[0, n),
+ * values_out[0, n) and the scratch.
+ *
+ * With `indices` the values are the keys' positions (values_in unread).
+ * Built with -DKEY=<NAME> (cl/types.h: a sort key), -DVALUE_BYTES=0, 4 or 8,
+ * -DWG and -DITEMS; no element type. */
+#include "block/key.cl"
+#include "block/fill.cl"
+#include "block/offsets.cl"
+#include "block/reduce_scan.cl"
+
+/* The order's state (a kernel argument): the sort compares the bits
+ * [shift, shift + width of mask) of each key's ordered form. */
+typedef struct {
+    key_t mask;
+    uint shift, descending;
+} merge_order;
+
+/* block/merge.cl's terms: a key and its segment's number in the tile (0 in
+ * the merge passes, which merge within one segment). No padding: every
+ * byte of local memory the block sort reads is written. */
+typedef key_t merge_key;
+typedef struct {
+    key_t key;
+    uint segment;
+#if KEY_BITS == 64
+    uint spare;
+#endif
+} merge_item;
+
+merge_item item_of(const key_t key, const uint segment)
+{
+    merge_item x;
+    x.key = key;
+    x.segment = segment;
+#if KEY_BITS == 64
+    x.spare = 0;
+#endif
+    return x;
+}
+
+#define as_item(k) item_of((k), 0u)
+#define item_key(x) ((x).key)
+
+inline key_t sort_bits(const key_t key, const merge_order o)
+{
+    return (ordered(key, o.descending) >> o.shift) & o.mask;
+}
+
+bool before(const merge_item a, const merge_item b, const merge_order o)
+{
+    return a.segment != b.segment ? a.segment < b.segment : sort_bits(a.key, o) < sort_bits(b.key, o);
+}
+
+#include "block/merge.cl"
+
+merge_order order_of(const ulong mask, const uint shift, const uint descending)
+{
+    merge_order o;
+    o.mask = (key_t)mask;
+    o.shift = shift;
+    o.descending = descending;
+    return o;
+}
+
+/* ---- Segments over pieces ---- */
+
+/* A segment [begin, end); empty (0, 0) for none. */
+typedef struct {
+    ulong begin, end;
+} span;
+
+/* The segment that holds position x, from k, the first offset above x (or
+ * beyond `segments`): none when x lies outside every segment, or where
+ * offsets that decrease give no segment around x. */
+span span_holding(__global const ulong *offsets, const ulong k, const ulong segments, const ulong n, const ulong x)
+{
+    span s = {0, 0};
+    if (k > 0 && k <= segments) {
+        const ulong b = offset_at(offsets, k - 1, n), e = offset_at(offsets, k, n);
+        if (b <= x && x < e) {
+            s.begin = b;
+            s.end = e;
+        }
+    }
+    return s;
+}
+
+/* Passes a segment needs: ceil(log2(pieces it touches)); 0 for none. */
+uint passes_of(const span s, const ulong piece)
+{
+    if (s.end <= s.begin)
+        return 0;
+    const ulong runs = (s.end - 1) / piece - s.begin / piece + 1;
+    return runs > 1 ? 64 - (uint)clz(runs - 1) : 0;
+}
+
+/* Where a segment's keys lie before pass k (1: the scratch's copy). */
+uint in_tmp_before(const span s, const ulong piece, const uint k)
+{
+    return (passes_of(s, piece) - k) & 1;
+}
+
+/* Record g (for the first element of piece g) in the records: slot 0 holds
+ * the most passes any segment needs, record g the two after 1 + 2g. */
+#define RECORD_BEGIN(g) (1 + 2 * (g))
+#define RECORD_END(g) (2 + 2 * (g))
+
+span record_of(__global const ulong *records, const ulong g, const ulong pieces)
+{
+    span s = {0, 0};
+    if (g < pieces) {
+        s.begin = records[RECORD_BEGIN(g)];
+        s.end = records[RECORD_END(g)];
+    }
+    return s;
+}
+
+/* Piece g's first element's segment in the records, and the passes it needs
+ * in slot 0 (every segment over several pieces holds the first element of
+ * one after its own first). */
+void publish_record(__global ulong *records, const ulong g, const span s, const ulong piece)
+{
+    records[RECORD_BEGIN(g)] = s.begin;
+    records[RECORD_END(g)] = s.end;
+    if (s.begin < g * piece)
+        atomic_max((__global uint *)records, passes_of(s, piece));
+}
+
+/* Which buffer element p of piece [tb, te) goes to after the pieces pass:
+ * 1 for tmp, 0 for keys_out; first holds tb, next holds te. */
+uint to_tmp(const ulong p, const span first, const span next, const ulong piece)
+{
+    if (p < first.end)
+        return in_tmp_before(first, piece, 0);
+    if (next.end > next.begin && p >= next.begin)
+        return in_tmp_before(next, piece, 0);
+    return 0;
+}
+
+/* Pass k's merge for the part [out_begin, out_end) of a segment in one
+ * piece: the pair of runs it lies in is A = [a, mid), B = [mid, b_end) of
+ * keys_out, or of tmp when from_tmp. Nothing (out_begin == out_end) when the
+ * segment does not need pass k. */
+typedef struct {
+    ulong a, mid, b_end, out_begin, out_end;
+    uint from_tmp;
+} pass_merge;
+
+pass_merge merge_in_piece(const span s, const ulong g, const ulong piece, const ulong n, const uint k)
+{
+    pass_merge m = {0, 0, 0, 0, 0, 0};
+    if (passes_of(s, piece) > k) {
+        const ulong first = s.begin / piece, pair = (g - first) >> (k + 1) << (k + 1);
+        m.a = max(s.begin, (first + pair) * piece);
+        m.mid = min(s.end, (first + pair + ((ulong)1 << k)) * piece);
+        m.b_end = min(s.end, (first + pair + ((ulong)2 << k)) * piece);
+        m.out_begin = max(s.begin, g * piece);
+        m.out_end = min(s.end, min(n, (g + 1) * piece));
+        m.from_tmp = in_tmp_before(s, piece, k);
+    }
+    return m;
+}
+
+/* Piece g's part in pass k of the segment in its slot: slot 0 holds the
+ * piece's first element, slot 1 starts inside the piece and holds the next
+ * piece's first element. */
+pass_merge slot_merge(__global const ulong *records, const ulong g, const ulong pieces, const ulong piece,
+                      const ulong n, const uint k, const uint slot)
+{
+    span s = record_of(records, g + slot, pieces);
+    if (slot && (s.begin <= g * piece || s.begin >= (g + 1) * piece))
+        s.end = s.begin; /* none, slot 0's, or one that starts with the next piece */
+    return merge_in_piece(s, g, piece, n, k);
+}
+
+/* Where piece g's outputs of merge m start and end in its A, from the merge
+ * path; should they not fit together (runs left unsorted by offsets that
+ * decrease), A's outputs before B's, so that every read stays in the runs. */
+typedef struct {
+    ulong start, end;
+} splits;
+
+splits splits_of(__global const key_t *src, const pass_merge m, const merge_order order)
+{
+    const ulong la = m.mid - m.a, lb = m.b_end - m.mid, d = m.out_begin - m.a, end = m.out_end - m.a;
+    splits s;
+    s.start = merge_path(src + m.a, src + m.mid, order, la, lb, d);
+    s.end = merge_path(src + m.a, src + m.mid, order, la, lb, end);
+    if (s.start > s.end || d - s.start > end - s.end) {
+        s.start = min(d, la);
+        s.end = min(end, la);
+    }
+    return s;
+}
+
+#define KEY_PARAMS                                                                                              \
+    __global key_t *keys_out, ulong keys_out_offset, __global key_t *keys_tmp, ulong keys_tmp_offset,           \
+        __global value_t *values_out, ulong values_out_offset, __global value_t *values_tmp,                   \
+        ulong values_tmp_offset
+#define ORDER_PARAMS ulong mask, uint shift, uint descending
+
+#if WG == 1
+
+/* ---- The CPU shape: one work-item a group, a piece each ---- */
+
+/* Group g sorts each segment's part of piece [tb, te) in turn (block/merge.cl's
+ * sort_run), into keys_out or tmp. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __global const value_t *values_in,
+                    ulong values_in_offset, uint indices, KEY_PARAMS, ulong n, ulong piece, __global const ulong *offsets,
+                    ulong offsets_offset, ulong segments, ORDER_PARAMS, __global ulong *records,
+                    ulong records_offset)
+{
+    const ulong g = get_group_id(0), tb = g * piece, te = min(n, tb + piece);
+    const merge_order order = order_of(mask, shift, descending);
+    keys_in += keys_in_offset;
+    values_in += values_in_offset;
+    keys_out += keys_out_offset;
+    keys_tmp += keys_tmp_offset;
+    values_out += values_out_offset;
+    values_tmp += values_tmp_offset;
+    offsets += offsets_offset;
+    records += records_offset;
+    ulong k = first_offset_from(offsets, segments + 1, n, tb + 1);
+    publish_record(records, g, span_holding(offsets, k, segments, n, tb), piece);
+    for (ulong at = tb; at < te;) {
+        while (k <= segments && offset_at(offsets, k, n) <= at)
+            k++; /* offsets that decrease: on to one past `at` */
+        const ulong e = k <= segments ? offset_at(offsets, k, n) : n, part_end = min(e, te);
+        const span s = span_holding(offsets, k, segments, n, at);
+        if (s.end > s.begin) {
+            const uint tmp = in_tmp_before(s, piece, 0);
+            sort_run(keys_in, values_in, indices, at, part_end, tmp ? keys_tmp : keys_out, tmp ? values_tmp : values_out,
+                     tmp ? keys_out : keys_tmp, tmp ? values_out : values_tmp, order);
+        }
+        at = part_end;
+    }
+}
+
+/* Pass `pass` over piece g: each slot's part merged sequentially from its
+ * merge path splits. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
+                   ulong records_offset, uint pass, ORDER_PARAMS)
+{
+    records += records_offset;
+    if (pass >= *(__global const uint *)records)
+        return;
+    const merge_order order = order_of(mask, shift, descending);
+    const ulong g = get_group_id(0);
+    keys_out += keys_out_offset;
+    keys_tmp += keys_tmp_offset;
+    values_out += values_out_offset;
+    values_tmp += values_tmp_offset;
+    for (uint slot = 0; slot < 2; slot++) {
+        const pass_merge m = slot_merge(records, g, pieces, piece, n, pass, slot);
+        if (m.out_end > m.out_begin) {
+            __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
+            __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
+            __global value_t *vdst = m.from_tmp ? values_out : values_tmp;
+            const splits s = splits_of(src, m, order);
+            const ulong d = m.out_begin - m.a, end = m.out_end - m.a;
+            merge_runs(src + m.a + s.start, vsrc + m.a + s.start, s.end - s.start, src + m.mid + d - s.start,
+                       vsrc + m.mid + d - s.start, end - s.end - (d - s.start), dst + m.out_begin,
+                       vdst + m.out_begin, order);
+        }
+    }
+}
+
+#else
+
+/* ---- Work-groups of several work-items: tiles in local memory ---- */
+
+/* Group g sorts tile [tb, te) by (segment, key): heads where offsets fall
+ * inside it, each element's segment number in the tile from a scan of the
+ * heads, block/merge.cl's block_sort, then keys and values stored coalesced,
+ * each to keys_out or tmp. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __global const value_t *values_in,
+                    ulong values_in_offset, uint indices, KEY_PARAMS, ulong n, ulong piece, __global const ulong *offsets,
+                    ulong offsets_offset, ulong segments, ORDER_PARAMS, __global ulong *records,
+                    ulong records_offset)
+{
+    __local ulong words[MERGE_WORDS]; /* keys, items, positions and values in turn */
+    __local uchar heads[PADDED_TILE];
+    __local uint counts[SCAN_SLOTS], splits_l[WG], bad;
+    __local ulong bounds[2];
+    __local key_t *keys = (__local key_t *)words;
+    __local merge_item *items = (__local merge_item *)words;
+    const merge_order order = order_of(mask, shift, descending);
+    const uint lid = get_local_id(0), first = lid * ITEMS;
+    const ulong g = get_group_id(0), tb = g * (ulong)TILE, te = min(n, tb + TILE);
+    const uint count = (uint)(te - tb);
+    keys_in += keys_in_offset;
+    values_in += values_in_offset;
+    keys_out += keys_out_offset;
+    keys_tmp += keys_tmp_offset;
+    values_out += values_out_offset;
+    values_tmp += values_tmp_offset;
+    offsets += offsets_offset;
+    records += records_offset;
+
+    const ulong k_first = first_offset_from(offsets, segments + 1, n, tb + 1, bounds);
+    const ulong k_next = first_offset_from(offsets, segments + 1, n, te + 1, bounds);
+    const span holding_first = span_holding(offsets, k_first, segments, n, tb);
+    const span holding_next = span_holding(offsets, k_next, segments, n, te);
+    if (lid == 0)
+        publish_record(records, g, holding_first, TILE);
+    const ulong lo = offset_at(offsets, 0, n), hi = offset_at(offsets, segments, n);
+
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        heads[PAD(j)] = 0;
+        keys[PAD(j)] = j < count ? keys_in[tb + j] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Offsets inside the tile (tb excluded: it starts the tile's first
+     * segment anyway), WG a round while the last one read is inside; the
+     * first of equal offsets marks the head. */
+    for (ulong base = k_first; base <= segments && (base == k_first || offset_at(offsets, base - 1, n) < te);
+         base += WG) {
+        const ulong k = base + lid;
+        if (k <= segments) {
+            const ulong p = offset_at(offsets, k, n);
+            if (p > tb && p < te && (k == 0 || offset_at(offsets, k - 1, n) != p))
+                heads[PAD(p - tb)] = 1;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    key_t raw[ITEMS];
+    uint in_run = 0;
+    for (uint k = 0; k < ITEMS; k++) {
+        raw[k] = keys[PAD(first + k)];
+        in_run += heads[PAD(first + k)];
+    }
+    uint heads_total;
+    uint segment = wg_exclusive_count(in_run, counts, &heads_total); /* its first barrier ends the reads above */
+    for (uint k = 0; k < ITEMS; k++) {
+        segment += heads[PAD(first + k)];
+        items[PAD(first + k)] = item_of(raw[k], segment);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    merge_item key[ITEMS];
+    uint at[ITEMS];
+    block_sort(words, splits_l, &bad, count, order, key, at);
+
+    /* Sorting by segment keeps each segment on its own positions, so an
+     * output's segment is its position's. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++)
+        keys[PAD(first + k)] = key[k].key;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        const ulong p = tb + j;
+        if (j < count && p >= lo && p < hi)
+            (to_tmp(p, holding_first, holding_next, TILE) ? keys_tmp : keys_out)[p] = keys[PAD(j)];
+    }
+#if VALUE_BYTES
+    __local value_t *values = (__local value_t *)words;
+    value_t v[ITEMS];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < count && !indices)
+            values[PAD(j)] = values_in[tb + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++)
+        v[k] = first + k >= count ? (value_t)0 : indices ? (value_t)(tb + at[k]) : values[PAD(at[k])];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++)
+        values[PAD(first + k)] = v[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        const ulong p = tb + j;
+        if (j < count && p >= lo && p < hi)
+            (to_tmp(p, holding_first, holding_next, TILE) ? values_tmp : values_out)[p] = values[PAD(j)];
+    }
+#endif
+}
+
+
+/* Pass `pass` over piece g: each slot's part merged through local memory
+ * (block/merge.cl's merge_slices) from its merge path splits; a slot with
+ * nothing to merge merges nothing, so every work-item meets every barrier. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
+                   ulong records_offset, uint pass, ORDER_PARAMS)
+{
+    __local ulong words[MERGE_WORDS];
+    __local uint splits_l[WG], bad;
+    records += records_offset;
+    if (pass >= *(__global const uint *)records)
+        return; /* the whole group: no segment needs this pass */
+    const merge_order order = order_of(mask, shift, descending);
+    const ulong g = get_group_id(0);
+    keys_out += keys_out_offset;
+    keys_tmp += keys_tmp_offset;
+    values_out += values_out_offset;
+    values_tmp += values_tmp_offset;
+    for (uint slot = 0; slot < 2; slot++) {
+        const pass_merge m = slot_merge(records, g, pieces, TILE, n, pass, slot);
+        __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
+        __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
+        __global value_t *vdst = m.from_tmp ? values_out : values_tmp;
+        const splits s = splits_of(src, m, order);
+        const ulong d = m.out_begin - m.a, end = m.out_end - m.a;
+        merge_slices(src + m.a + s.start, vsrc + m.a + s.start, (uint)(s.end - s.start), src + m.mid + d - s.start,
+                     vsrc + m.mid + d - s.start, (uint)(end - s.end - (d - s.start)), dst + m.out_begin,
+                     vdst + m.out_begin, words, splits_l, &bad, order);
+        barrier(CLK_LOCAL_MEM_FENCE); /* words is the next slot's */
+    }
+}
+
+#endif
