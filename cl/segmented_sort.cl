@@ -124,20 +124,11 @@ uint in_tmp_before(const span s, const ulong piece, const uint k)
     return (passes_of(s, piece) - k) & 1;
 }
 
-/* Record g (for the first element of piece g) in the records: slot 0 holds
- * the most passes any segment needs, record g the two after 1 + 2g. */
+/* Record g (the segment holding the first element of piece g, or none) in
+ * the records: slot 0 holds the most passes any segment needs, record g the
+ * two words after 1 + 2g. */
 #define RECORD_BEGIN(g) (1 + 2 * (g))
 #define RECORD_END(g) (2 + 2 * (g))
-
-span record_of(__global const ulong *records, const ulong g, const ulong pieces)
-{
-    span s = {0, 0};
-    if (g < pieces) {
-        s.begin = records[RECORD_BEGIN(g)];
-        s.end = records[RECORD_END(g)];
-    }
-    return s;
-}
 
 /* Piece g's first element's segment in the records, and the passes it needs
  * in slot 0 (every segment over several pieces holds the first element of
@@ -191,7 +182,14 @@ pass_merge merge_in_piece(const span s, const ulong g, const ulong piece, const 
 pass_merge slot_merge(__global const ulong *records, const ulong g, const ulong pieces, const ulong piece,
                       const ulong n, const uint k, const uint slot)
 {
-    span s = record_of(records, g + slot, pieces);
+    /* Read in place: a helper returning the record as a struct left
+     * llvm.experimental.noalias.scope.decl, which oclgrind cannot run. */
+    span s = {0, 0};
+    const ulong r = g + slot;
+    if (r < pieces) {
+        s.begin = records[RECORD_BEGIN(r)];
+        s.end = records[RECORD_END(r)];
+    }
     if (slot && (s.begin <= g * piece || s.begin >= (g + 1) * piece))
         s.end = s.begin; /* none, slot 0's, or one that starts with the next piece */
     return merge_in_piece(s, g, piece, n, k);
