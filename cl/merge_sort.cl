@@ -176,16 +176,11 @@ void merge_block_sort(BLOCK_SORT_PARAMS)
     store_keys(keys_out, base, n, keys);
 #if VALUE_BYTES
     __local value_t *values = (__local value_t *)words;
-    value_t v[ITEMS];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!indices)
         load_values(values_in + values_in_offset, base, n, values, (value_t)0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        v[k] = indices ? (value_t)(base + at[k]) : values[PAD(at[k])];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        values[PAD(first + k)] = v[k];
+    values_to_outputs(values, at, ITEMS, indices, base);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_values(values_out + values_out_offset, base, n, values);
 #endif

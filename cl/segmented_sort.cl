@@ -221,20 +221,29 @@ splits splits_of(__global const key_t *src, const pass_merge m, const merge_orde
         ulong values_tmp_offset
 #define ORDER_PARAMS ulong mask, uint shift, uint descending
 
-#if WG == 1
-
-/* ---- The CPU shape: one work-item a group, a piece each ---- */
-
-/* Group g sorts each segment's part of piece [tb, te) in turn (block/merge.cl's
- * sort_run), into keys_out or tmp. */
+/* Group g sorts piece [tb, te) by (segment, key) into keys_out or tmp. On the
+ * CPU shape it sorts each segment's part in turn (block/merge.cl's
+ * sort_run); on work-groups of several work-items the piece is a tile:
+ * heads where offsets fall inside it, each element's segment number in the
+ * tile from a scan of the heads, block_sort, then keys and values stored
+ * coalesced. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __global const value_t *values_in,
-                    ulong values_in_offset, uint indices, KEY_PARAMS, ulong n, ulong piece, __global const ulong *offsets,
-                    ulong offsets_offset, ulong segments, ORDER_PARAMS, __global ulong *records,
-                    ulong records_offset)
+                    ulong values_in_offset, uint indices, KEY_PARAMS, ulong n, ulong piece,
+                    __global const ulong *offsets, ulong offsets_offset, ulong segments, ORDER_PARAMS,
+                    __global ulong *records, ulong records_offset)
 {
-    const ulong g = get_group_id(0), tb = g * piece, te = min(n, tb + piece);
+#if WG > 1
+    __local ulong words[MERGE_WORDS]; /* keys, items, positions and values in turn */
+    __local uchar heads[PADDED_TILE];
+    __local uint counts[SCAN_SLOTS], splits_l[WG], bad;
+    __local ulong bounds[2];
+    __local key_t *keys = (__local key_t *)words;
+    __local merge_item *items = (__local merge_item *)words;
+    const uint lid = get_local_id(0), first = lid * ITEMS;
+#endif
     const merge_order order = order_of(mask, shift, descending);
+    const ulong g = get_group_id(0), tb = g * piece, te = min(n, tb + piece);
     keys_in += keys_in_offset;
     values_in += values_in_offset;
     keys_out += keys_out_offset;
@@ -243,6 +252,7 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
     values_tmp += values_tmp_offset;
     offsets += offsets_offset;
     records += records_offset;
+#if WG == 1
     ulong k = first_offset_from(offsets, segments + 1, n, tb + 1);
     publish_record(records, g, span_holding(offsets, k, segments, n, tb), piece);
     for (ulong at = tb; at < te;) {
@@ -257,77 +267,14 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
         }
         at = part_end;
     }
-}
-
-/* Pass `pass` over piece g: each slot's part merged sequentially from its
- * merge path splits. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
-                   ulong records_offset, uint pass, ORDER_PARAMS)
-{
-    records += records_offset;
-    if (pass >= *(__global const uint *)records)
-        return;
-    const merge_order order = order_of(mask, shift, descending);
-    const ulong g = get_group_id(0);
-    keys_out += keys_out_offset;
-    keys_tmp += keys_tmp_offset;
-    values_out += values_out_offset;
-    values_tmp += values_tmp_offset;
-    for (uint slot = 0; slot < 2; slot++) {
-        const pass_merge m = slot_merge(records, g, pieces, piece, n, pass, slot);
-        if (m.out_end > m.out_begin) {
-            __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
-            __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
-            __global value_t *vdst = m.from_tmp ? values_out : values_tmp;
-            const splits s = splits_of(src, m, order);
-            const ulong d = m.out_begin - m.a, end = m.out_end - m.a;
-            merge_runs(src + m.a + s.start, vsrc + m.a + s.start, s.end - s.start, src + m.mid + d - s.start,
-                       vsrc + m.mid + d - s.start, end - s.end - (d - s.start), dst + m.out_begin,
-                       vdst + m.out_begin, order);
-        }
-    }
-}
-
 #else
-
-/* ---- Work-groups of several work-items: tiles in local memory ---- */
-
-/* Group g sorts tile [tb, te) by (segment, key): heads where offsets fall
- * inside it, each element's segment number in the tile from a scan of the
- * heads, block/merge.cl's block_sort, then keys and values stored coalesced,
- * each to keys_out or tmp. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __global const value_t *values_in,
-                    ulong values_in_offset, uint indices, KEY_PARAMS, ulong n, ulong piece, __global const ulong *offsets,
-                    ulong offsets_offset, ulong segments, ORDER_PARAMS, __global ulong *records,
-                    ulong records_offset)
-{
-    __local ulong words[MERGE_WORDS]; /* keys, items, positions and values in turn */
-    __local uchar heads[PADDED_TILE];
-    __local uint counts[SCAN_SLOTS], splits_l[WG], bad;
-    __local ulong bounds[2];
-    __local key_t *keys = (__local key_t *)words;
-    __local merge_item *items = (__local merge_item *)words;
-    const merge_order order = order_of(mask, shift, descending);
-    const uint lid = get_local_id(0), first = lid * ITEMS;
-    const ulong g = get_group_id(0), tb = g * (ulong)TILE, te = min(n, tb + TILE);
     const uint count = (uint)(te - tb);
-    keys_in += keys_in_offset;
-    values_in += values_in_offset;
-    keys_out += keys_out_offset;
-    keys_tmp += keys_tmp_offset;
-    values_out += values_out_offset;
-    values_tmp += values_tmp_offset;
-    offsets += offsets_offset;
-    records += records_offset;
-
     const ulong k_first = first_offset_from(offsets, segments + 1, n, tb + 1, bounds);
     const ulong k_next = first_offset_from(offsets, segments + 1, n, te + 1, bounds);
     const span holding_first = span_holding(offsets, k_first, segments, n, tb);
     const span holding_next = span_holding(offsets, k_next, segments, n, te);
     if (lid == 0)
-        publish_record(records, g, holding_first, TILE);
+        publish_record(records, g, holding_first, piece);
     const ulong lo = offset_at(offsets, 0, n), hi = offset_at(offsets, segments, n);
 
     for (uint k = 0; k < ITEMS; k++) {
@@ -376,11 +323,10 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
         const uint j = k * WG + lid;
         const ulong p = tb + j;
         if (j < count && p >= lo && p < hi)
-            (to_tmp(p, holding_first, holding_next, TILE) ? keys_tmp : keys_out)[p] = keys[PAD(j)];
+            (to_tmp(p, holding_first, holding_next, piece) ? keys_tmp : keys_out)[p] = keys[PAD(j)];
     }
 #if VALUE_BYTES
     __local value_t *values = (__local value_t *)words;
-    value_t v[ITEMS];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
@@ -388,34 +334,34 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
             values[PAD(j)] = values_in[tb + j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        v[k] = first + k >= count ? (value_t)0 : indices ? (value_t)(tb + at[k]) : values[PAD(at[k])];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        values[PAD(first + k)] = v[k];
+    values_to_outputs(values, at, min((uint)ITEMS, max(count, first) - first), indices, tb);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
         const ulong p = tb + j;
         if (j < count && p >= lo && p < hi)
-            (to_tmp(p, holding_first, holding_next, TILE) ? values_tmp : values_out)[p] = values[PAD(j)];
+            (to_tmp(p, holding_first, holding_next, piece) ? values_tmp : values_out)[p] = values[PAD(j)];
     }
+#endif
 #endif
 }
 
-
-/* Pass `pass` over piece g: each slot's part merged through local memory
- * (block/merge.cl's merge_slices) from its merge path splits; a slot with
- * nothing to merge merges nothing, so every work-item meets every barrier. */
+/* Pass `pass` over piece g: each slot's part merged from its merge path
+ * splits, sequentially on the CPU shape (block/merge.cl's merge_runs), else
+ * through local memory (merge_slices), where a slot with nothing to merge
+ * merges nothing so that every work-item meets every barrier. A launch that
+ * no segment needs ends at once, the whole group alike. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
                    ulong records_offset, uint pass, ORDER_PARAMS)
 {
+#if WG > 1
     __local ulong words[MERGE_WORDS];
     __local uint splits_l[WG], bad;
+#endif
     records += records_offset;
     if (pass >= *(__global const uint *)records)
-        return; /* the whole group: no segment needs this pass */
+        return;
     const merge_order order = order_of(mask, shift, descending);
     const ulong g = get_group_id(0);
     keys_out += keys_out_offset;
@@ -423,17 +369,20 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
     values_out += values_out_offset;
     values_tmp += values_tmp_offset;
     for (uint slot = 0; slot < 2; slot++) {
-        const pass_merge m = slot_merge(records, g, pieces, TILE, n, pass, slot);
+        const pass_merge m = slot_merge(records, g, pieces, piece, n, pass, slot);
         __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
         __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
-        __global value_t *vdst = m.from_tmp ? values_out : values_tmp;
+        __global value_t *vdst = (m.from_tmp ? values_out : values_tmp) + m.out_begin;
         const splits s = splits_of(src, m, order);
-        const ulong d = m.out_begin - m.a, end = m.out_end - m.a;
-        merge_slices(src + m.a + s.start, vsrc + m.a + s.start, (uint)(s.end - s.start), src + m.mid + d - s.start,
-                     vsrc + m.mid + d - s.start, (uint)(end - s.end - (d - s.start)), dst + m.out_begin,
-                     vdst + m.out_begin, words, splits_l, &bad, order);
+        const ulong d = m.out_begin - m.a, end = m.out_end - m.a, a = m.a + s.start, b = m.mid + d - s.start;
+        const ulong la = s.end - s.start, lb = end - s.end - (d - s.start);
+        dst += m.out_begin;
+#if WG == 1
+        merge_runs(src + a, vsrc + a, la, src + b, vsrc + b, lb, dst, vdst, order);
+#else
+        merge_slices(src + a, vsrc + a, (uint)la, src + b, vsrc + b, (uint)lb, dst, vdst, words, splits_l, &bad,
+                     order);
         barrier(CLK_LOCAL_MEM_FENCE); /* words is the next slot's */
+#endif
     }
 }
-
-#endif

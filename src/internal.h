@@ -517,6 +517,12 @@ typedef struct {
 
 clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n);
 
+/* The elements a work-group of the merge sorts (merge_sort.c, segmented_sort.c)
+ * sorts into one run and merges a pass: a tile on work-groups of several
+ * work-items; on the CPU shape an even share of n a group (at least
+ * items_per_thread), so that a core sorts or merges a long run sequentially. */
+size_t clprim_merge_piece(const clprim_tuning *t, size_t n);
+
 /* SEED_NONE, SEED_FOLD or SEED_SCANNED (cl/constants.h): where each of the
  * split's work-groups finds the combination of the chunks before it. */
 int clprim_seed_mode(const clprim_tuning *tuning, const clprim_split *split);

@@ -247,6 +247,25 @@ void block_sort(__local ulong *words, __local uint *splits_l, __local uint *bad,
     }
 }
 
+#if VALUE_BYTES
+/* Values staged in local memory by position, to output order: each
+ * work-item's ITEMS outputs take the values at positions from[k] (k < mine;
+ * with `indices`, index_base + from[k] itself), written back at the
+ * work-item's outputs for a coalesced store after the caller's barrier. Its
+ * first barrier follows the gather. Holds barriers: every work-item calls it. */
+void values_to_outputs(__local value_t *values, const uint *from, const uint mine, const uint indices,
+                       const ulong index_base)
+{
+    const uint first = get_local_id(0) * ITEMS;
+    value_t v[ITEMS];
+    for (uint k = 0; k < ITEMS; k++)
+        v[k] = k >= mine ? (value_t)0 : indices ? (value_t)(index_base + from[k]) : values[PAD(from[k])];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++)
+        values[PAD(first + k)] = v[k];
+}
+#endif
+
 /* out[0, la + lb) = the stable merge of a[0, la) and b[0, lb) (la + lb at
  * most TILE), the values (av, bv into ov) with their keys: both slices staged
  * in words one after the other, each work-item merging ITEMS outputs from its
@@ -281,7 +300,6 @@ void merge_slices(__global const merge_key *a, __global const value_t *av, const
     }
 #if VALUE_BYTES
     __local value_t *values = (__local value_t *)words;
-    value_t v[ITEMS];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;
@@ -289,11 +307,7 @@ void merge_slices(__global const merge_key *a, __global const value_t *av, const
             values[PAD(j)] = j < la ? av[j] : bv[j - la];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        v[k] = k < mine ? values[PAD(from[k])] : (value_t)0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; k++)
-        values[PAD(first + k)] = v[k];
+    values_to_outputs(values, from, mine, 0, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = k * WG + lid;

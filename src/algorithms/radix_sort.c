@@ -426,20 +426,25 @@ clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_type, clpri
 
 /* ---- Descriptor ---- */
 
-/* Per key type and value size (none, 4 or 8 bytes), over every bit. Keys are
- * sorted as bits, so doubles need no fp64. */
-static void radix_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
+void clprim_walk_sort_variants(clprim_context *ctx, clprim_variant_walk *walk,
+                               int (*program_of)(const clprim_context *, const clprim_sort_spec *, clprim_program *))
 {
     const clprim_type_info *type;
     for (clprim_type t = 0; (type = clprim_type_info_of(t)); t++)
         for (size_t value_bytes = 0; value_bytes <= 8 && type->is_sort_key; value_bytes += 4) {
             const clprim_sort_spec spec = {t, value_bytes, 0, 0, 32};
             clprim_program p;
-            if (clprim_radix_sort_program(ctx, &spec, &p))
+            if (program_of(ctx, &spec, &p))
                 clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
             else
                 clprim_program_end(&p);
         }
+}
+
+/* Keys are sorted as bits, so doubles need no fp64. */
+static void radix_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    clprim_walk_sort_variants(ctx, walk, clprim_radix_sort_program);
 }
 
 const clprim_primitive clprim_radix_sort_primitive = {"radix_sort", NULL, radix_sort_variants};

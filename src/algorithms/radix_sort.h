@@ -37,6 +37,12 @@ clprim_status clprim_check_sort_buffers(clprim_context *ctx, const char *fn, clp
  * one item a work-item does not fit in local memory). */
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p);
 
+/* Hands the warm-up's walk, per sort key type and value size (none, 4 or 8
+ * bytes), the program program_of begins for that spec (ascending, every
+ * bit); one it returns 0 for (cannot run at the device's shape) is skipped. */
+void clprim_walk_sort_variants(clprim_context *ctx, clprim_variant_walk *walk,
+                               int (*program_of)(const clprim_context *, const clprim_sort_spec *, clprim_program *));
+
 /* The check a caller makes before planning a sort of n > 0 keys:
  * CLPRIM_UNSUPPORTED when the sort cannot run at its shape. */
 clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_sort_spec *spec);

@@ -32,23 +32,16 @@ static clprim_tuning segmented_sort_shape(const clprim_context *ctx, const clpri
     return t;
 }
 
-static void segmented_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec,
-                                   const clprim_tuning *shape, clprim_program *p)
+/* Begins *p, segmented_sort.cl for the spec at its shape; 0 when the tile
+ * does not fit in local memory there. */
+static int segmented_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)
 {
-    clprim_program_begin(ctx, p, "segmented sort", SEGMENTED_SORT_FILE, shape, NULL, -1);
+    int fits;
+    const clprim_tuning shape = segmented_sort_shape(ctx, spec, &fits);
+    clprim_program_begin(ctx, p, "segmented sort", SEGMENTED_SORT_FILE, &shape, NULL, -1);
     clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu", clprim_type_info_of(spec->key_type)->name,
                        spec->value_bytes);
-}
-
-/* Elements a piece: a tile on work-groups of several work-items; on the CPU
- * shape an even share of n a group (at least items_per_thread), so that a
- * core sorts a long run sequentially. */
-static size_t piece_of(const clprim_tuning *t, size_t n)
-{
-    if (t->work_group_size > 1)
-        return t->work_group_size * t->items_per_thread;
-    const size_t share = n / t->groups + (n % t->groups != 0);
-    return share > t->items_per_thread ? share : t->items_per_thread;
+    return fits;
 }
 
 /* A buffer and an offset in elements; NULL stands for the scratch. */
@@ -61,15 +54,13 @@ static void plan_segmented_sort(const clprim_context *ctx, clprim_plan *plan, co
                                 place keys_in, place keys_out, place values_in, place values_out, size_t n,
                                 cl_mem offsets, size_t offsets_offset, size_t segments)
 {
-    int fits; /* checked by the caller */
-    const clprim_tuning shape = segmented_sort_shape(ctx, spec, &fits);
     clprim_program program;
-    segmented_sort_program(ctx, spec, &shape, &program);
+    segmented_sort_program(ctx, spec, &program); /* it fits: checked by the caller */
+    const cl_ulong count = n, piece = clprim_merge_piece(&program.shape, n), pieces = (n + piece - 1) / piece;
     const unsigned sort_cl = clprim_plan_program(plan, &program);
     if (n == 0 || segments == 0)
         return;
     const size_t kb = clprim_type_info_of(spec->key_type)->size, vb = spec->value_bytes;
-    const cl_ulong count = n, piece = piece_of(&shape, n), pieces = (n + piece - 1) / piece;
     cl_uint passes = 0;
     while (((cl_ulong)1 << passes) < pieces)
         passes++;
@@ -174,23 +165,11 @@ clprim_status clprim_segmented_sort_pairs(clprim_context *ctx, clprim_type key_t
 
 /* ---- Descriptor ---- */
 
-/* Per key type and value size (none, 4 or 8 bytes); descending and bit
- * ranges are kernel arguments. Keys are sorted as bits: no fp64 needed. */
+/* Per key type and value size; descending and bit ranges are kernel
+ * arguments. Keys are sorted as bits: no fp64 needed. */
 static void segmented_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
 {
-    const clprim_type_info *type;
-    for (clprim_type t = 0; (type = clprim_type_info_of(t)); t++)
-        for (size_t value_bytes = 0; value_bytes <= 8 && type->is_sort_key; value_bytes += 4) {
-            const clprim_sort_spec spec = {t, value_bytes, 0, 0, 32};
-            int fits;
-            const clprim_tuning shape = segmented_sort_shape(ctx, &spec, &fits);
-            clprim_program p;
-            segmented_sort_program(ctx, &spec, &shape, &p);
-            if (fits)
-                clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-            else
-                clprim_program_end(&p);
-        }
+    clprim_walk_sort_variants(ctx, walk, segmented_sort_program);
 }
 
 const clprim_primitive clprim_segmented_sort_primitive = {"segmented_sort", NULL, segmented_sort_variants};
