@@ -178,15 +178,15 @@ pass_merge merge_in_piece(const span s, const ulong g, const ulong piece, const 
 
 /* Piece g's part in pass k of the segment in its slot: slot 0 holds the
  * piece's first element, slot 1 starts inside the piece and holds the next
- * piece's first element. */
+ * piece's first element; none when no segment needs pass k. */
 pass_merge slot_merge(__global const ulong *records, const ulong g, const ulong pieces, const ulong piece,
-                      const ulong n, const uint k, const uint slot)
+                      const ulong n, const uint k, const uint slot, const bool needed)
 {
     /* Read in place: a helper returning the record as a struct left
      * llvm.experimental.noalias.scope.decl, which oclgrind cannot run. */
     span s = {0, 0};
     const ulong r = g + slot;
-    if (r < pieces) {
+    if (needed && r < pieces) {
         s.begin = records[RECORD_BEGIN(r)];
         s.end = records[RECORD_END(r)];
     }
@@ -348,9 +348,10 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
 
 /* Pass `pass` over piece g: each slot's part merged from its merge path
  * splits, sequentially on the CPU shape (block/merge.cl's merge_runs), else
- * through local memory (merge_slices), where a slot with nothing to merge
- * merges nothing so that every work-item meets every barrier. A launch that
- * no segment needs ends at once, the whole group alike. */
+ * through local memory (merge_slices). A slot with nothing to merge, as in
+ * a launch no segment needs, merges nothing, so that every work-item meets
+ * every barrier: PoCL 3.1 ran a group that returned early, ahead of the
+ * barriers, wrongly at two work-items. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
                    ulong records_offset, uint pass, ORDER_PARAMS)
@@ -360,8 +361,7 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
     __local uint splits_l[WG], bad;
 #endif
     records += records_offset;
-    if (pass >= *(__global const uint *)records)
-        return;
+    const bool needed = pass < *(__global const uint *)records;
     const merge_order order = order_of(mask, shift, descending);
     const ulong g = get_group_id(0);
     keys_out += keys_out_offset;
@@ -369,7 +369,7 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
     values_out += values_out_offset;
     values_tmp += values_tmp_offset;
     for (uint slot = 0; slot < 2; slot++) {
-        const pass_merge m = slot_merge(records, g, pieces, piece, n, pass, slot);
+        const pass_merge m = slot_merge(records, g, pieces, piece, n, pass, slot, needed);
         __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
         __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
         __global value_t *vdst = (m.from_tmp ? values_out : values_tmp) + m.out_begin;

@@ -1267,6 +1267,17 @@ static uint64_t sort_ordered(clprim_type t, uint64_t k, unsigned width)
     return k ^ sign;
 }
 
+/* The bits whose ordered form (sort_ordered) is o. */
+static uint64_t sort_unordered(clprim_type t, uint64_t o, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
+    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
+        return o;
+    if (is_floating(t) && !(o & sign))
+        return ~o & all;
+    return o ^ sign;
+}
+
 /* The C sorts' keys as 64-bit words (their ordered form, or as they are)
  * and values, in w->scratch, each followed by room for a copy. */
 typedef struct {
@@ -1297,13 +1308,13 @@ static void sort_cpu_swap(sort_arrays *a)
     a->values = a->tmp_values, a->tmp_values = values;
 }
 
-/* The sorted keys (from their ordered form, for integers its own inverse) and
- * values to expect, laid out as the device writes them. */
+/* The sorted keys (from their ordered form) and values to expect, laid out as
+ * the device writes them. */
 static void sort_cpu_end(workload *w, int pairs, int ordered, const sort_arrays *a)
 {
     for (size_t i = 0; i < w->n; i++)
         sort_key_put(w->expect, w->elem, i,
-                     ordered ? sort_ordered(w->type, a->keys[i], 8 * (unsigned)w->elem) : a->keys[i]);
+                     ordered ? sort_unordered(w->type, a->keys[i], 8 * (unsigned)w->elem) : a->keys[i]);
     if (pairs)
         memcpy(sort_values(w->expect, w), a->values, w->n * sizeof *a->values);
 }
@@ -1599,17 +1610,6 @@ static const workload_kind segmented_sort_pairs = {
  * value (i / 2) * 2 * step (pairs of equal keys), each needle a random ordered
  * value; both written back as bits. The input buffer holds the sorted keys,
  * then the needles. */
-
-/* The bits whose ordered form (sort_ordered) is o. */
-static uint64_t sort_unordered(clprim_type t, uint64_t o, unsigned width)
-{
-    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
-    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
-        return o;
-    if (is_floating(t) && !(o & sign))
-        return ~o & all;
-    return o ^ sign;
-}
 
 static int search_prepare(workload *w)
 {
