@@ -348,10 +348,11 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
 
 /* Pass `pass` over piece g: each slot's part merged from its merge path
  * splits, sequentially on the CPU shape (block/merge.cl's merge_runs), else
- * through local memory (merge_slices). A slot with nothing to merge, as in
- * a launch no segment needs, merges nothing, so that every work-item meets
- * every barrier: PoCL 3.1 ran a group that returned early, ahead of the
- * barriers, wrongly at two work-items. */
+ * through local memory (merge_slices). A launch no segment needs returns at
+ * once (most of the planned ones: an empty launch of 2^15 groups would cost
+ * each a round of barriers), except on CPUs, where its groups merge nothing
+ * and meet every barrier: PoCL 3.1 ran a group that returned ahead of the
+ * barriers wrongly at two work-items. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
                    ulong records_offset, uint pass, ORDER_PARAMS)
@@ -362,6 +363,10 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
 #endif
     records += records_offset;
     const bool needed = pass < *(__global const uint *)records;
+#ifndef DEVICE_CPU
+    if (!needed)
+        return; /* the whole group alike */
+#endif
     const merge_order order = order_of(mask, shift, descending);
     const ulong g = get_group_id(0);
     keys_out += keys_out_offset;
