@@ -115,12 +115,13 @@ static void run_case(clprim_context *ctx, const sort_case *c, size_t n, layout l
     fill_keys(c->key, keys, n, c->ties, rng);
     if (vb)
         harness_fill_random(vb == 8 ? CLPRIM_UINT64 : CLPRIM_UINT32, values, n, rng);
-    unsigned char *init = harness_malloc(slots * 8);
-    memset(init, HARNESS_SENTINEL, slots * 8);
+    const size_t init_bytes = (in_at + slots) * 8; /* the inputs' buffers (in_at + n + 2 elements) too */
+    unsigned char *init = harness_malloc(init_bytes);
+    memset(init, HARNESS_SENTINEL, init_bytes);
     memcpy(init + in_at * kb, keys, n * kb);
     cl_mem kin = harness_buffer(ctx, (in_at + n + 2) * kb, init);
     cl_mem kout = c->in_place ? kin : harness_buffer(ctx, slots * kb, NULL);
-    memset(init, HARNESS_SENTINEL, slots * 8);
+    memset(init, HARNESS_SENTINEL, init_bytes);
     memcpy(init + in_at * vb, values, n * vb);
     cl_mem vin = c->values > 1 ? harness_buffer(ctx, (in_at + n + 2) * vb, init) : NULL;
     cl_mem vout = !c->values ? NULL : c->in_place && vin ? vin : harness_buffer(ctx, slots * vb, NULL);

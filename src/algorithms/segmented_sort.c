@@ -97,6 +97,21 @@ static void plan_segmented_sort(const clprim_context *ctx, clprim_plan *plan, co
                            CLPRIM_ARG(pass), CLPRIM_ARG(mask), CLPRIM_ARG(shift), CLPRIM_ARG(descending));
 }
 
+/* CLPRIM_UNSUPPORTED where not even a tile of one key a work-item fits in
+ * local memory. */
+static clprim_status check_shape(clprim_context *ctx, const char *fn, const clprim_sort_spec *spec)
+{
+    int fits;
+    const clprim_tuning shape = segmented_sort_shape(ctx, spec, &fits);
+    if (fits)
+        return CLPRIM_SUCCESS;
+    return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
+                       "%s: a tile of work-groups of %zu needs %llu bytes of local memory even with one item each; "
+                       "%s has %llu (lower work_group_size with clprim_set_tuning)",
+                       fn, shape.work_group_size, (unsigned long long)local_bytes(&shape, spec), ctx->device_name,
+                       (unsigned long long)ctx->local_mem_size);
+}
+
 static clprim_status segmented_sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
                                     clprim_type value_type, const clprim_sort_order *order, cl_mem keys_in,
                                     size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset, cl_mem values_in,
@@ -120,14 +135,8 @@ static clprim_status segmented_sort(clprim_context *ctx, const char *fn, clprim_
         s = clprim_check_disjoint(ctx, fn, "offsets", &bounds, "values_out", &values_written, 0);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
-    int fits;
-    const clprim_tuning shape = s == CLPRIM_SUCCESS ? segmented_sort_shape(ctx, &spec, &fits) : ctx->tuning;
-    if (s == CLPRIM_SUCCESS && !fits)
-        s = clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                        "%s: a tile of work-groups of %zu needs %llu bytes of local memory even with one item "
-                        "each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                        fn, shape.work_group_size, (unsigned long long)local_bytes(&shape, &spec), ctx->device_name,
-                        (unsigned long long)ctx->local_mem_size);
+    if (s == CLPRIM_SUCCESS)
+        s = check_shape(ctx, fn, &spec);
     if (s != CLPRIM_SUCCESS)
         return s;
     clprim_plan plan;
