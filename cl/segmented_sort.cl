@@ -16,7 +16,8 @@
  *       its runs of 2^k pieces, counted from its first piece. A piece holds at
  *       most two segments that need passes (the one holding its first element,
  *       the one holding the next piece's); a launch whose pass no segment
- *       needs returns at once, so the host plans for the longest possible.
+ *       needs does nothing (on GPUs it returns at once), so the host plans
+ *       for the longest segment possible.
  * Each pass moves a segment between keys_out and tmp, so segsort_pieces writes
  * a segment that needs an odd number of passes to tmp, and every segment ends
  * in keys_out. Nothing is read back to the host.

@@ -128,12 +128,16 @@ clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_so
 {
     int fits;
     const clprim_tuning t = sort_tuning(ctx, spec, &fits);
-    if (fits)
-        return CLPRIM_SUCCESS;
+    return fits ? CLPRIM_SUCCESS : clprim_fail_tile_too_large(ctx, "radix sort", &t, local_bytes(&t, spec));
+}
+
+clprim_status clprim_fail_tile_too_large(clprim_context *ctx, const char *what, const clprim_tuning *shape,
+                                         cl_ulong bytes)
+{
     return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                       "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with one "
-                       "item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                       t.work_group_size, (unsigned long long)local_bytes(&t, spec), ctx->device_name,
+                       "%s: a tile of work-groups of %zu needs %llu bytes of local memory even with one item each; "
+                       "%s has %llu (lower work_group_size with clprim_set_tuning)",
+                       what, shape->work_group_size, (unsigned long long)bytes, ctx->device_name,
                        (unsigned long long)ctx->local_mem_size);
 }
 

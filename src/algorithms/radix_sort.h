@@ -47,6 +47,12 @@ void clprim_walk_sort_variants(clprim_context *ctx, clprim_variant_walk *walk,
  * CLPRIM_UNSUPPORTED when the sort cannot run at its shape. */
 clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_sort_spec *spec);
 
+/* CLPRIM_UNSUPPORTED for a sort (named by what) whose tile at shape needs
+ * `bytes` of local memory, more than the device has even at one item a
+ * work-item. */
+clprim_status clprim_fail_tile_too_large(clprim_context *ctx, const char *what, const clprim_tuning *shape,
+                                         cl_ulong bytes);
+
 /* Appends the sort of n > 0 keys (its shape checked) to the plan: keys_in ->
  * keys_out, stable, its temporaries laid out in the plan's scratch. Values
  * move along when values_out is not NULL; values_in NULL then means the

@@ -103,13 +103,7 @@ static clprim_status check_shape(clprim_context *ctx, const char *fn, const clpr
 {
     int fits;
     const clprim_tuning shape = segmented_sort_shape(ctx, spec, &fits);
-    if (fits)
-        return CLPRIM_SUCCESS;
-    return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                       "%s: a tile of work-groups of %zu needs %llu bytes of local memory even with one item each; "
-                       "%s has %llu (lower work_group_size with clprim_set_tuning)",
-                       fn, shape.work_group_size, (unsigned long long)local_bytes(&shape, spec), ctx->device_name,
-                       (unsigned long long)ctx->local_mem_size);
+    return fits ? CLPRIM_SUCCESS : clprim_fail_tile_too_large(ctx, fn, &shape, local_bytes(&shape, spec));
 }
 
 static clprim_status segmented_sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
