@@ -263,8 +263,8 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
         const span s = span_holding(offsets, k, segments, n, at);
         if (s.end > s.begin) {
             const uint tmp = in_tmp_before(s, piece, 0);
-            sort_run(keys_in, values_in, indices, at, part_end, tmp ? keys_tmp : keys_out, tmp ? values_tmp : values_out,
-                     tmp ? keys_out : keys_tmp, tmp ? values_out : values_tmp, order);
+            sort_run(keys_in, values_in, indices, at, part_end, tmp ? keys_tmp : keys_out,
+                     tmp ? values_tmp : values_out, tmp ? keys_out : keys_tmp, tmp ? values_out : values_tmp, order);
         }
         at = part_end;
     }

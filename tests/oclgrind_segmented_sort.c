@@ -51,7 +51,8 @@ static int run(clprim_context *ctx, const char *what, clprim_type t, const clpri
                  CLPRIM_SUCCESS &&
              clEnqueueReadBuffer(clprim_queue(ctx), kout, CL_TRUE, 0, n * kb, got, 0, NULL, NULL) == CL_SUCCESS &&
              (!vb ||
-              clEnqueueReadBuffer(clprim_queue(ctx), vout, CL_TRUE, 0, n * vb, got_values, 0, NULL, NULL) == CL_SUCCESS);
+              clEnqueueReadBuffer(clprim_queue(ctx), vout, CL_TRUE, 0, n * vb, got_values, 0, NULL, NULL) ==
+                  CL_SUCCESS);
     if (!ok)
         fprintf(stderr, "oclgrind_segmented_sort: %s failed: %s\n", what, clprim_last_error(ctx));
     for (size_t s = 0; ok && s < segments; s++) {
