@@ -11,9 +11,11 @@
  *       every element once: each segment inside a piece is then done. It
  *       records which segment holds each piece's first element, and the most
  *       passes any segment needs.
- *   segsort_merge   pass k: a segment over R pieces holds R sorted runs (its
- *       parts in them) and needs ceil(log2(R)) passes; pass k merges pairs of
- *       its runs of 2^k pieces, counted from its first piece. A piece holds at
+ *   segsort_partition, segsort_merge   pass k: a segment over R pieces holds
+ *       R sorted runs (its parts in them) and needs ceil(log2(R)) passes;
+ *       pass k merges pairs of its runs of 2^k pieces, counted from its first
+ *       piece: the partition finds where each piece's outputs start in the
+ *       pair, the merge merges them. A piece holds at
  *       most two segments that need passes (the one holding its first element,
  *       the one holding the next piece's); a launch whose pass no segment
  *       needs does nothing (on GPUs it returns at once), so the host plans
@@ -201,12 +203,12 @@ pass_merge slot_merge(__global const ulong *records, const ulong g, const ulong 
  * decrease), A's outputs before B's, so that every read stays in the runs. */
 typedef struct {
     ulong start, end;
-} splits;
+} piece_splits;
 
-splits splits_of(__global const key_t *src, const pass_merge m, const merge_order order)
+piece_splits splits_of(__global const key_t *src, const pass_merge m, const merge_order order)
 {
     const ulong la = m.mid - m.a, lb = m.b_end - m.mid, d = m.out_begin - m.a, end = m.out_end - m.a;
-    splits s;
+    piece_splits s;
     s.start = merge_path(src + m.a, src + m.mid, order, la, lb, d);
     s.end = merge_path(src + m.a, src + m.mid, order, la, lb, end);
     if (s.start > s.end || d - s.start > end - s.end) {
@@ -347,16 +349,39 @@ void segsort_pieces(__global const key_t *keys_in, ulong keys_in_offset, __globa
 #endif
 }
 
-/* Pass `pass` over piece g: each slot's part merged from its merge path
- * splits, sequentially on the CPU shape (block/merge.cl's merge_runs), else
- * through local memory (merge_slices). A launch no segment needs returns at
- * once (most of the planned ones: an empty launch of 2^15 groups would cost
- * each a round of barriers), except on CPUs, where its groups merge nothing
- * and meet every barrier: PoCL 3.1 ran a group that returned ahead of the
+/* Pass `pass`, before its merges: the merge path splits of each piece's two
+ * slots, a work-item each, into splits[4g + 2 slot] and the word after. (A
+ * group that searched for its own piece would wait on a chain of dependent
+ * reads, log2 of the runs' length long, in every group of every pass.) */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void segsort_partition(__global const key_t *keys_out, ulong keys_out_offset, __global const key_t *keys_tmp,
+                       ulong keys_tmp_offset, ulong n, ulong piece, ulong pieces, __global const ulong *records,
+                       ulong records_offset, uint pass, ORDER_PARAMS, __global ulong *splits, ulong splits_offset)
+{
+    records += records_offset;
+    splits += splits_offset;
+    keys_out += keys_out_offset;
+    keys_tmp += keys_tmp_offset;
+    const merge_order order = order_of(mask, shift, descending);
+    const ulong slots = pass < *(__global const uint *)records ? 2 * pieces : 0;
+    FOR_EACH_INDEX(i, slots) {
+        const pass_merge m = slot_merge(records, i / 2, pieces, piece, n, pass, (uint)(i % 2), true);
+        const piece_splits s = splits_of(m.from_tmp ? keys_tmp : keys_out, m, order);
+        splits[2 * i] = s.start;
+        splits[2 * i + 1] = s.end;
+    }
+}
+
+/* Pass `pass` over piece g: each slot's part merged from its splits,
+ * sequentially on the CPU shape (block/merge.cl's merge_runs), else through
+ * local memory (merge_slices). A launch no segment needs returns at once
+ * (most of the planned ones: an empty launch of 2^15 groups would cost each
+ * a round of barriers), except on CPUs, where its groups merge nothing and
+ * meet every barrier: PoCL 3.1 ran a group that returned ahead of the
  * barriers wrongly at two work-items. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global const ulong *records,
-                   ulong records_offset, uint pass, ORDER_PARAMS)
+                   ulong records_offset, uint pass, ORDER_PARAMS, __global const ulong *splits, ulong splits_offset)
 {
 #if WG > 1
     __local ulong words[MERGE_WORDS];
@@ -370,6 +395,7 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
 #endif
     const merge_order order = order_of(mask, shift, descending);
     const ulong g = get_group_id(0);
+    splits += splits_offset + 4 * g;
     keys_out += keys_out_offset;
     keys_tmp += keys_tmp_offset;
     values_out += values_out_offset;
@@ -379,9 +405,11 @@ void segsort_merge(KEY_PARAMS, ulong n, ulong piece, ulong pieces, __global cons
         __global key_t *src = m.from_tmp ? keys_tmp : keys_out, *dst = m.from_tmp ? keys_out : keys_tmp;
         __global value_t *vsrc = m.from_tmp ? values_tmp : values_out;
         __global value_t *vdst = (m.from_tmp ? values_out : values_tmp) + m.out_begin;
-        const splits s = splits_of(src, m, order);
-        const ulong d = m.out_begin - m.a, end = m.out_end - m.a, a = m.a + s.start, b = m.mid + d - s.start;
-        const ulong la = s.end - s.start, lb = end - s.end - (d - s.start);
+        /* An empty part has no splits written this pass. */
+        const bool merges = m.out_end > m.out_begin;
+        const ulong start = merges ? splits[2 * slot] : 0, stop = merges ? splits[2 * slot + 1] : 0;
+        const ulong d = m.out_begin - m.a, end = m.out_end - m.a, a = m.a + start, b = m.mid + d - start;
+        const ulong la = stop - start, lb = end - stop - (d - start);
         dst += m.out_begin;
 #if WG == 1
         merge_runs(src + a, vsrc + a, la, src + b, vsrc + b, lb, dst, vdst, order);

@@ -1194,10 +1194,10 @@ CLPRIM_API clprim_status clprim_merge(clprim_context *ctx, clprim_type key_type,
  * Work: the elements cut into tiles whatever the segments' lengths (on a
  * CPU, n / groups a core); one pass sorts every tile by (segment, key), which
  * finishes each segment inside a tile; a segment over R tiles then takes
- * ceil(log2(R)) merge passes of its own elements. The launches are planned
- * for the longest possible segment (log2(n / tile) merge launches), and those
- * that no segment needs end at once. The context's scratch holds a copy of
- * the keys (and values) and 16 bytes a tile. */
+ * ceil(log2(R)) merge passes of its own elements. The passes are planned
+ * for the longest possible segment (log2(n / tile) of them, two launches
+ * each), and those that no segment needs end at once. The context's scratch
+ * holds a copy of the keys (and values) and 48 bytes a tile. */
 CLPRIM_API clprim_status clprim_segmented_sort_keys(clprim_context *ctx, clprim_type key_type,
                                                     const clprim_sort_order *order, cl_mem keys_in,
                                                     size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,

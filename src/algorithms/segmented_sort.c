@@ -1,9 +1,10 @@
 /* Segmented sort over an offsets array (cl/segmented_sort.cl): the elements
  * cut into pieces whatever the segments' lengths; one pass sorts every piece
  * by (segment, key), so that each segment inside a piece is done in one read
- * and one write; then ceil(log2(pieces)) merge passes, each of which merges
- * the runs of the segments over several pieces that still need it and
- * returns at once when none does. The passes a call needs depend on its
+ * and one write; then ceil(log2(pieces)) merge passes, each a partition
+ * launch (the merge path splits of every piece) and a merge launch, which
+ * merge the runs of the segments over several pieces that still need it and
+ * return at once when none does. The passes a call needs depend on its
  * offsets, which stay on the device: the plan is for the longest segment
  * possible, and nothing is read back. */
 #include "radix_sort.h"
@@ -56,7 +57,8 @@ static void plan_segmented_sort(const clprim_context *ctx, clprim_plan *plan, co
 {
     clprim_program program;
     segmented_sort_program(ctx, spec, &program); /* it fits: checked by the caller */
-    const cl_ulong count = n, piece = clprim_merge_piece(&program.shape, n), pieces = (n + piece - 1) / piece;
+    const clprim_tuning shape = program.shape;
+    const cl_ulong count = n, piece = clprim_merge_piece(&shape, n), pieces = (n + piece - 1) / piece;
     const unsigned sort_cl = clprim_plan_program(plan, &program);
     if (n == 0 || segments == 0)
         return;
@@ -72,6 +74,8 @@ static void plan_segmented_sort(const clprim_context *ctx, clprim_plan *plan, co
     /* Slot 0: the most passes a segment needs (cleared here); then a record a piece. */
     const cl_ulong records = clprim_layout_part(&plan->scratch, (1 + 2 * pieces) * 8) / 8, records_word = records * 2,
                    one_word = 1, segment_count = segments, offsets_at = offsets_offset;
+    /* Each pass's merge path splits: two a slot, two slots a piece. */
+    const cl_ulong splits = passes ? clprim_layout_part(&plan->scratch, 4 * pieces * 8) / 8 : 0;
     const cl_uint indices = vb && !values_in.buf, descending = spec->descending != 0, shift = spec->begin_bit;
     const unsigned width = spec->end_bit - spec->begin_bit;
     const cl_ulong mask = width == 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << width) - 1;
@@ -88,13 +92,20 @@ static void plan_segmented_sort(const clprim_context *ctx, clprim_plan *plan, co
                        CLPRIM_ARG(values_tmp.offset), CLPRIM_ARG(count), CLPRIM_ARG(piece), CLPRIM_ARG(offsets),
                        CLPRIM_ARG(offsets_at), CLPRIM_ARG(segment_count), CLPRIM_ARG(mask), CLPRIM_ARG(shift),
                        CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(records));
-    for (cl_uint pass = 0; pass < passes; pass++)
+    for (cl_uint pass = 0; pass < passes; pass++) {
+        CLPRIM_PLAN_LAUNCH(plan, sort_cl, "segsort_partition", clprim_fill_groups(&shape, 2 * pieces),
+                           CLPRIM_BUFFER_ARG(keys_out.buf), CLPRIM_ARG(keys_out.offset), CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(keys_tmp.offset), CLPRIM_ARG(count), CLPRIM_ARG(piece), CLPRIM_ARG(pieces),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(records), CLPRIM_ARG(pass), CLPRIM_ARG(mask),
+                           CLPRIM_ARG(shift), CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(splits));
         CLPRIM_PLAN_LAUNCH(plan, sort_cl, "segsort_merge", pieces, CLPRIM_BUFFER_ARG(keys_out.buf),
                            CLPRIM_ARG(keys_out.offset), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(keys_tmp.offset),
                            CLPRIM_BUFFER_ARG(values_out.buf), CLPRIM_ARG(values_out.offset),
                            CLPRIM_BUFFER_ARG(values_tmp.buf), CLPRIM_ARG(values_tmp.offset), CLPRIM_ARG(count),
                            CLPRIM_ARG(piece), CLPRIM_ARG(pieces), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(records),
-                           CLPRIM_ARG(pass), CLPRIM_ARG(mask), CLPRIM_ARG(shift), CLPRIM_ARG(descending));
+                           CLPRIM_ARG(pass), CLPRIM_ARG(mask), CLPRIM_ARG(shift), CLPRIM_ARG(descending),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(splits));
+    }
 }
 
 /* CLPRIM_UNSUPPORTED where not even a tile of one key a work-item fits in
