@@ -38,6 +38,7 @@
 #define ACC_COMMUTES OP_COMMUTES
 #define LIFT(x, i) (x)
 #endif
+#include "block/offsets.cl"
 #include "block/segment.cl"
 #include "block/tile.cl"
 
@@ -62,12 +63,6 @@ inline void store_result(__global T *dst, __global ulong *indices, const uint ou
 
 /* No segment: a chunk whose open segment does not end in it. */
 #define NO_SEGMENT ((ulong)-1)
-
-/* Offset k (k <= segments), clamped to the elements. */
-inline ulong offset_at(__global const ulong *offsets, const ulong k, const ulong n)
-{
-    return min(offsets[k], n);
-}
 
 #if WG == 1
 /* acc combined with src[from, to), in order; a built-in operator, which
@@ -109,20 +104,6 @@ ACC fold_run(__global const T *src, ulong from, const ulong to, ACC acc)
     return acc;
 #endif
 }
-
-/* The first k in [0, count) whose offset is at least x, else count. */
-ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x)
-{
-    ulong lo = 0, hi = count;
-    while (lo < hi) {
-        const ulong mid = lo + (hi - lo) / 2;
-        if (offset_at(offsets, mid, n) < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 #else
 /* src[tb, te) staged as values to combine; past te, ACC_IDENTITY. */
 #if defined(ARG_MIN) || defined(ARG_MAX)
@@ -137,37 +118,6 @@ void load_lifted(__global const T *src, const ulong tb, const ulong te, __local 
 #define load_lifted(src, tb, te, tile) load_tile((src), (tb), (te), (tile), IDENTITY)
 #endif
 
-/* The same for the whole work-group, WG probes a round: the range shrinks
- * WG-fold each round (three rounds for 2^20 segments at 256 work-items),
- * not halves. bounds: two slots, free again on return. */
-ulong first_offset_from(__global const ulong *offsets, const ulong count, const ulong n, const ulong x,
-                        __local ulong *bounds)
-{
-    const uint lid = get_local_id(0);
-    ulong lo = 0, hi = count;
-    while (lo < hi) {
-        if (lid == 0) {
-            bounds[0] = hi; /* no probe at least x: the answer is hi */
-            bounds[1] = hi;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* Bucket lid is [first, last]; the first bucket whose last offset is
-         * at least x holds the answer, which is its last when none before is. */
-        const ulong step = (hi - lo + WG - 1) / WG, first = lo + lid * step;
-        if (first < hi) {
-            const ulong last = min(hi, first + step) - 1;
-            if (offset_at(offsets, last, n) >= x && (lid == 0 || offset_at(offsets, first - 1, n) < x)) {
-                bounds[0] = first;
-                bounds[1] = last;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        lo = bounds[0];
-        hi = bounds[1];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    return lo;
-}
 #endif
 
 /* Work-group g reduces its chunk [g * chunk, min(n, (g + 1) * chunk)) of src.

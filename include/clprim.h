@@ -1316,6 +1316,60 @@ CLPRIM_API clprim_status clprim_merge_in_order(clprim_context *ctx, clprim_type 
                                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                cl_event *event);
 
+/* Segmented sort: each segment of n keys sorted on its own, in
+ * clprim_sort_keys's order (key_type and order as there: every sort key
+ * type, doubles by their bits with no fp64 needed, descending, a bit range;
+ * -0.0 before +0.0, NaNs at the ends by their sign), stable: keys equal in
+ * that order keep their input order. Segment s is keys[offsets[s],
+ * offsets[s + 1]), offsets as clprim_segmented_reduce's: `segments` + 1
+ * cl_ulong on the device, non-decreasing and at most n, not checked; each is
+ * taken as min(offsets[k], n). So CUB's DeviceSegmentedSort with begin
+ * offsets = offsets and end offsets = offsets + 1. Elements before
+ * offsets[0] or from offsets[segments] on belong to no segment: they are not
+ * sorted, and keys_out there is left as it was. Offsets that decrease give
+ * unspecified keys, but nothing is read or written outside the buffers'
+ * elements, the offsets and the scratch.
+ * Keys are read from keys_in and written to keys_out; in place when the two
+ * are the same elements; other overlaps, and outputs over the offsets, are
+ * CLPRIM_INVALID_ARGUMENT. n == 0 or segments == 0 writes nothing.
+ * Enqueues only; nothing is read back; the same bits on every run.
+ * Errors: those of clprim_sort_keys for the key type, the order and the
+ * buffers; offsets NULL, CL_MEM_WRITE_ONLY, or sharing a byte with an output:
+ * CLPRIM_INVALID_ARGUMENT; offsets shorter than offsets_offset + segments + 1
+ * cl_ulong: CLPRIM_BUFFER_TOO_SMALL; segments SIZE_MAX:
+ * CLPRIM_INVALID_ARGUMENT; a device whose local memory cannot hold a tile of
+ * one key a work-item: CLPRIM_UNSUPPORTED. A failed call enqueues nothing.
+ * Work: the elements cut into tiles whatever the segments' lengths (on a
+ * CPU, n / groups a core); one pass sorts every tile by (segment, key), which
+ * finishes each segment inside a tile; a segment over R tiles then takes
+ * ceil(log2(R)) merge passes of its own elements. The passes are planned
+ * for the longest possible segment (log2(n / tile) of them, two launches
+ * each), and those that no segment needs end at once. The context's scratch
+ * holds a copy of the keys (and values) and 48 bytes a tile. */
+CLPRIM_API clprim_status clprim_segmented_sort_keys(clprim_context *ctx, clprim_type key_type,
+                                                    const clprim_sort_order *order, cl_mem keys_in,
+                                                    size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                                    size_t n, cl_mem offsets, size_t offsets_offset, size_t segments,
+                                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                    cl_event *event);
+
+/* The same with a value per key, moved with its key, as clprim_sort_pairs
+ * moves it: value_type of 4 or 8 bytes, moved as bits; values_in NULL means
+ * the indices 0..n-1 (value_type CLPRIM_UINT32, n at most 2^32, or
+ * CLPRIM_UINT64), so values_out receives each key's position in keys_in;
+ * values_in and values_out the same elements sort the values in place. An
+ * output may meet no other input or output. Values outside every segment are
+ * left as they were in values_out. */
+CLPRIM_API clprim_status clprim_segmented_sort_pairs(clprim_context *ctx, clprim_type key_type,
+                                                     clprim_type value_type, const clprim_sort_order *order,
+                                                     cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
+                                                     size_t keys_out_offset, cl_mem values_in,
+                                                     size_t values_in_offset, cl_mem values_out,
+                                                     size_t values_out_offset, size_t n, cl_mem offsets,
+                                                     size_t offsets_offset, size_t segments,
+                                                     cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list, cl_event *event);
+
 /* A regular grid of boxes for clprim_box_sort. Particle (x, y, z) is in box
  *     id = (iz * dims[1] + iy) * dims[0] + ix,
  * with ix = floor((x - origin[0]) * inv) and inv = 1.0f / box_size[0] (float

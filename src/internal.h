@@ -160,6 +160,10 @@ clprim_status clprim_check_disjoint(clprim_context *ctx, const char *function, c
 clprim_status clprim_check_src_dst(clprim_context *ctx, const char *function, const char *src_name, cl_mem *src,
                                    size_t *src_offset, const char *dst_name, cl_mem dst, size_t dst_offset, size_t n,
                                    size_t elem_size, clprim_region *in, clprim_region *out);
+/* The offsets of `segments` segments: segments + 1 cl_ulong read from
+ * offsets_offset on (segments SIZE_MAX has no room for them); fills *region. */
+clprim_status clprim_check_offsets(clprim_context *ctx, const char *function, cl_mem offsets, size_t offsets_offset,
+                                   size_t segments, clprim_region *region);
 
 /* ---- Images (image.c): the argument checks shared by threshold.c and kmeans.c ---- */
 
@@ -515,6 +519,12 @@ typedef struct {
 } clprim_split;
 
 clprim_split clprim_split_range(const clprim_tuning *tuning, size_t n);
+
+/* The elements a work-group of the merge sorts (merge_sort.c, segmented_sort.c)
+ * sorts into one run and merges a pass: a tile on work-groups of several
+ * work-items; on the CPU shape an even share of n a group (at least
+ * items_per_thread), so that a core sorts or merges a long run sequentially. */
+size_t clprim_merge_piece(const clprim_tuning *t, size_t n);
 
 /* SEED_NONE, SEED_FOLD or SEED_SCANNED (cl/constants.h): where each of the
  * split's work-groups finds the combination of the chunks before it. */

@@ -73,13 +73,8 @@ static unsigned merge_plan_begin(const clprim_context *ctx, clprim_plan *plan, c
     return clprim_plan_program(plan, &p);
 }
 
-/* Outputs a merge launch's work-group writes, and the sort's first runs: a
- * tile on work-groups of several work-items; on the CPU shape an even share of
- * n a group (at least items_per_thread), so that a core sorts or merges a long
- * run sequentially. */
-static size_t merge_piece(const clprim_context *ctx, size_t n)
+size_t clprim_merge_piece(const clprim_tuning *t, size_t n)
 {
-    const clprim_tuning *t = &ctx->tuning;
     if (t->work_group_size > 1)
         return t->work_group_size * t->items_per_thread;
     const size_t share = n / t->groups + (n % t->groups != 0);
@@ -100,7 +95,7 @@ static void plan_pass(const clprim_context *ctx, clprim_plan *plan, unsigned pro
                       merge_place *out, size_t n, cl_ulong wa, cl_ulong wb, cl_ulong b_skip, size_t splits,
                       size_t flag)
 {
-    const cl_ulong count = n, piece = merge_piece(ctx, n), pieces = (n + piece - 1) / piece;
+    const cl_ulong count = n, piece = clprim_merge_piece(&ctx->tuning, n), pieces = (n + piece - 1) / piece;
     const cl_ulong splits_at = splits / sizeof(cl_ulong), flag_at = flag / sizeof(cl_uint);
     CLPRIM_PLAN_LAUNCH(plan, program, "merge_partition", clprim_fill_groups(&ctx->tuning, pieces),
                        CLPRIM_BUFFER_ARG(a->keys), CLPRIM_ARG(a->keys_offset), CLPRIM_BUFFER_ARG(b->keys),
@@ -121,7 +116,7 @@ static void plan_pass(const clprim_context *ctx, clprim_plan *plan, unsigned pro
 static size_t plan_splits(const clprim_context *ctx, clprim_plan *plan, unsigned program, size_t n, size_t passes,
                           size_t *flags)
 {
-    const size_t piece = merge_piece(ctx, n), splits = clprim_layout_part(&plan->scratch, (n / piece + 1) * 8);
+    const size_t piece = clprim_merge_piece(&ctx->tuning, n), splits = clprim_layout_part(&plan->scratch, (n / piece + 1) * 8);
     *flags = clprim_layout_part(&plan->scratch, passes * sizeof(cl_uint));
     const cl_ulong words = passes, at = *flags / sizeof(cl_uint);
     const cl_int zero = 0;
@@ -133,7 +128,7 @@ static size_t plan_splits(const clprim_context *ctx, clprim_plan *plan, unsigned
 static void plan_merge_sort(const clprim_context *ctx, clprim_plan *plan, unsigned program, const merge_spec *m,
                             merge_place in, merge_place out, int indices, size_t n)
 {
-    const size_t piece = merge_piece(ctx, n);
+    const size_t piece = clprim_merge_piece(&ctx->tuning, n);
     size_t passes = 0;
     for (size_t width = piece; width < n; width *= 2)
         passes++;

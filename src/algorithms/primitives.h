@@ -19,6 +19,7 @@
     X(search)                                                                                                    \
     X(merge_sort)                                                                                                \
     X(segmented_reduce)                                                                                          \
+    X(segmented_sort)                                                                                            \
     X(box_sort)                                                                                                  \
     X(threshold)                                                                                                 \
     X(kmeans)                                                                                                    \

@@ -128,12 +128,16 @@ clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_so
 {
     int fits;
     const clprim_tuning t = sort_tuning(ctx, spec, &fits);
-    if (fits)
-        return CLPRIM_SUCCESS;
+    return fits ? CLPRIM_SUCCESS : clprim_fail_tile_too_large(ctx, "radix sort", &t, local_bytes(&t, spec));
+}
+
+clprim_status clprim_fail_tile_too_large(clprim_context *ctx, const char *what, const clprim_tuning *shape,
+                                         cl_ulong bytes)
+{
     return clprim_fail(ctx, CLPRIM_UNSUPPORTED,
-                       "radix sort: a tile of work-groups of %zu needs %llu bytes of local memory even with one "
-                       "item each; %s has %llu (lower work_group_size with clprim_set_tuning)",
-                       t.work_group_size, (unsigned long long)local_bytes(&t, spec), ctx->device_name,
+                       "%s: a tile of work-groups of %zu needs %llu bytes of local memory even with one item each; "
+                       "%s has %llu (lower work_group_size with clprim_set_tuning)",
+                       what, shape->work_group_size, (unsigned long long)bytes, ctx->device_name,
                        (unsigned long long)ctx->local_mem_size);
 }
 
@@ -342,6 +346,40 @@ clprim_status clprim_check_sort_value_type(clprim_context *ctx, const char *fn, 
     return CLPRIM_SUCCESS;
 }
 
+clprim_status clprim_check_sort_buffers(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs,
+                                       clprim_type value_type, const clprim_sort_order *order, cl_mem *keys_in,
+                                       size_t *keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                       cl_mem *values_in, size_t *values_in_offset, cl_mem values_out,
+                                       size_t values_out_offset, size_t n, clprim_sort_spec *spec,
+                                       clprim_region *keys_written, clprim_region *values_written)
+{
+    clprim_status s = clprim_check_sort_order(ctx, fn, key_type, order, spec);
+    if (s == CLPRIM_SUCCESS && pairs)
+        s = clprim_check_sort_value_type(ctx, fn, value_type, *values_in == NULL, n, spec);
+    const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec->value_bytes;
+    clprim_region keys_read, values_read = {0};
+    *values_written = (clprim_region){0};
+    if (s == CLPRIM_SUCCESS)
+        s = clprim_check_src_dst(ctx, fn, "keys_in", keys_in, keys_in_offset, "keys_out", keys_out, keys_out_offset, n,
+                                 kb, &keys_read, keys_written);
+    if (pairs) {
+        if (s == CLPRIM_SUCCESS && *values_in)
+            s = clprim_check_src_dst(ctx, fn, "values_in", values_in, values_in_offset, "values_out", values_out,
+                                     values_out_offset, n, vb, &values_read, values_written);
+        else if (s == CLPRIM_SUCCESS)
+            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, vb, CLPRIM_WRITES,
+                                    values_written);
+        /* An output may meet nothing but its own input in place. */
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "keys_out", keys_written, "values_out", values_written, 0);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "keys_out", keys_written, "values_in", &values_read, 0);
+        if (s == CLPRIM_SUCCESS)
+            s = clprim_check_disjoint(ctx, fn, "values_out", values_written, "keys_in", &keys_read, 0);
+    }
+    return s;
+}
+
 static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_type, int pairs, clprim_type value_type,
                           const clprim_sort_order *order, cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out,
                           size_t keys_out_offset, cl_mem values_in, size_t values_in_offset, cl_mem values_out,
@@ -349,31 +387,12 @@ static clprim_status sort(clprim_context *ctx, const char *fn, clprim_type key_t
                           const cl_event *event_wait_list, cl_event *event)
 {
     clprim_sort_spec spec = {0};
+    clprim_region keys_written, values_written;
     CLPRIM_ENTER(s, ctx, fn);
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_sort_order(ctx, fn, key_type, order, &spec);
-    if (s == CLPRIM_SUCCESS && pairs)
-        s = clprim_check_sort_value_type(ctx, fn, value_type, values_in == NULL, n, &spec);
-    const size_t kb = s == CLPRIM_SUCCESS ? key_bytes(key_type) : 0, vb = spec.value_bytes;
-    clprim_region keys_read, keys_written, values_read = {0}, values_written = {0};
-    if (s == CLPRIM_SUCCESS)
-        s = clprim_check_src_dst(ctx, fn, "keys_in", &keys_in, &keys_in_offset, "keys_out", keys_out, keys_out_offset,
-                                 n, kb, &keys_read, &keys_written);
-    if (pairs) {
-        if (s == CLPRIM_SUCCESS && values_in)
-            s = clprim_check_src_dst(ctx, fn, "values_in", &values_in, &values_in_offset, "values_out", values_out,
-                                     values_out_offset, n, vb, &values_read, &values_written);
-        else if (s == CLPRIM_SUCCESS)
-            s = clprim_check_buffer(ctx, "values_out", values_out, values_out_offset, n, vb, CLPRIM_WRITES,
-                                    &values_written);
-        /* An output may meet nothing but its own input in place. */
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_out", &values_written, 0);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "keys_out", &keys_written, "values_in", &values_read, 0);
-        if (s == CLPRIM_SUCCESS)
-            s = clprim_check_disjoint(ctx, fn, "values_out", &values_written, "keys_in", &keys_read, 0);
-    }
+        s = clprim_check_sort_buffers(ctx, fn, key_type, pairs, value_type, order, &keys_in, &keys_in_offset, keys_out,
+                                      keys_out_offset, &values_in, &values_in_offset, values_out, values_out_offset,
+                                      n, &spec, &keys_written, &values_written);
     if (s == CLPRIM_SUCCESS)
         s = clprim_check_wait_list(ctx, fn, num_events_in_wait_list, event_wait_list);
     if (s == CLPRIM_SUCCESS && n > 0)
@@ -411,20 +430,25 @@ clprim_status clprim_sort_pairs(clprim_context *ctx, clprim_type key_type, clpri
 
 /* ---- Descriptor ---- */
 
-/* Per key type and value size (none, 4 or 8 bytes), over every bit. Keys are
- * sorted as bits, so doubles need no fp64. */
-static void radix_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
+void clprim_walk_sort_variants(clprim_context *ctx, clprim_variant_walk *walk,
+                               int (*program_of)(const clprim_context *, const clprim_sort_spec *, clprim_program *))
 {
     const clprim_type_info *type;
     for (clprim_type t = 0; (type = clprim_type_info_of(t)); t++)
         for (size_t value_bytes = 0; value_bytes <= 8 && type->is_sort_key; value_bytes += 4) {
             const clprim_sort_spec spec = {t, value_bytes, 0, 0, 32};
             clprim_program p;
-            if (clprim_radix_sort_program(ctx, &spec, &p))
+            if (program_of(ctx, &spec, &p))
                 clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
             else
                 clprim_program_end(&p);
         }
+}
+
+/* Keys are sorted as bits, so doubles need no fp64. */
+static void radix_sort_variants(clprim_context *ctx, clprim_variant_walk *walk)
+{
+    clprim_walk_sort_variants(ctx, walk, clprim_radix_sort_program);
 }
 
 const clprim_primitive clprim_radix_sort_primitive = {"radix_sort", NULL, radix_sort_variants};

@@ -65,12 +65,8 @@ static clprim_status check_segments(clprim_context *ctx, const char *fn, const c
                                     size_t segments, clprim_region *in, clprim_region *bounds)
 {
     clprim_status s = clprim_check_buffer(ctx, "src", src, src_offset, n, type->size, CLPRIM_READS, in);
-    if (s == CLPRIM_SUCCESS && segments == SIZE_MAX)
-        s = clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: segments %zu leaves no room for its %s offsets", fn,
-                        segments, "segments + 1");
     if (s == CLPRIM_SUCCESS)
-        s = clprim_check_buffer(ctx, "offsets", offsets, offsets_offset, segments + 1, sizeof(cl_ulong),
-                                CLPRIM_READS, bounds);
+        s = clprim_check_offsets(ctx, fn, offsets, offsets_offset, segments, bounds);
     return s;
 }
 

@@ -1379,6 +1379,17 @@ static uint64_t sort_ordered(clprim_type t, uint64_t k, unsigned width)
     return k ^ sign;
 }
 
+/* The bits whose ordered form (sort_ordered) is o. */
+static uint64_t sort_unordered(clprim_type t, uint64_t o, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
+    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
+        return o;
+    if (is_floating(t) && !(o & sign))
+        return ~o & all;
+    return o ^ sign;
+}
+
 /* The C sorts' keys as 64-bit words (their ordered form, or as they are)
  * and values, in w->scratch, each followed by room for a copy. */
 typedef struct {
@@ -1409,13 +1420,13 @@ static void sort_cpu_swap(sort_arrays *a)
     a->values = a->tmp_values, a->tmp_values = values;
 }
 
-/* The sorted keys (from their ordered form, for integers its own inverse) and
- * values to expect, laid out as the device writes them. */
+/* The sorted keys (from their ordered form) and values to expect, laid out as
+ * the device writes them. */
 static void sort_cpu_end(workload *w, int pairs, int ordered, const sort_arrays *a)
 {
     for (size_t i = 0; i < w->n; i++)
         sort_key_put(w->expect, w->elem, i,
-                     ordered ? sort_ordered(w->type, a->keys[i], 8 * (unsigned)w->elem) : a->keys[i]);
+                     ordered ? sort_unordered(w->type, a->keys[i], 8 * (unsigned)w->elem) : a->keys[i]);
     if (pairs)
         memcpy(sort_values(w->expect, w), a->values, w->n * sizeof *a->values);
 }
@@ -1592,32 +1603,47 @@ static clprim_status merge_sort_pairs_run(workload *w)
                              values_at, w->out_buf, values_at, w->n, 0, NULL, NULL);
 }
 
-/* A bottom-up stable merge sort of the keys' ordered forms (for integers, the
- * order of "a < b"), the values moved with them. */
-static void merge_sort_cpu(workload *w, int pairs)
+/* A bottom-up stable merge sort of a->keys[lo, hi) (their ordered forms: for
+ * integers, the order of "a < b"), the values moved with them; the tmp
+ * arrays' same elements are its second buffer. */
+static void sort_range(sort_arrays *a, size_t lo, size_t hi, int pairs)
 {
-    const size_t n = w->n;
-    sort_arrays a = sort_cpu_begin(w, pairs, 1);
-    for (size_t run = 1; run < n; run *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * run) {
-            const size_t mid = n - lo > run ? lo + run : n, hi = n - lo > 2 * run ? lo + 2 * run : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                const size_t from = a.keys[j] < a.keys[i] ? j++ : i++;
-                a.tmp_keys[k] = a.keys[from];
+    uint64_t *keys = a->keys, *tmp_keys = a->tmp_keys;
+    uint32_t *values = a->values, *tmp_values = a->tmp_values;
+    for (size_t run = 1; run < hi - lo; run *= 2) {
+        for (size_t left = lo; left < hi; left += 2 * run) {
+            const size_t mid = hi - left > run ? left + run : hi, right = hi - left > 2 * run ? left + 2 * run : hi;
+            size_t i = left, j = mid, k = left;
+            while (i < mid && j < right) {
+                const size_t from = keys[j] < keys[i] ? j++ : i++;
+                tmp_keys[k] = keys[from];
                 if (pairs)
-                    a.tmp_values[k] = a.values[from];
+                    tmp_values[k] = values[from];
                 k++;
             }
-            memcpy(a.tmp_keys + k, a.keys + i, (mid - i) * sizeof *a.keys);
-            memcpy(a.tmp_keys + k + (mid - i), a.keys + j, (hi - j) * sizeof *a.keys);
+            memcpy(tmp_keys + k, keys + i, (mid - i) * sizeof *keys);
+            memcpy(tmp_keys + k + (mid - i), keys + j, (right - j) * sizeof *keys);
             if (pairs) {
-                memcpy(a.tmp_values + k, a.values + i, (mid - i) * sizeof *a.values);
-                memcpy(a.tmp_values + k + (mid - i), a.values + j, (hi - j) * sizeof *a.values);
+                memcpy(tmp_values + k, values + i, (mid - i) * sizeof *values);
+                memcpy(tmp_values + k + (mid - i), values + j, (right - j) * sizeof *values);
             }
         }
-        sort_cpu_swap(&a);
+        uint64_t *swap_keys = keys;
+        keys = tmp_keys, tmp_keys = swap_keys;
+        uint32_t *swap_values = values;
+        values = tmp_values, tmp_values = swap_values;
     }
+    if (keys != a->keys) {
+        memcpy(a->keys + lo, keys + lo, (hi - lo) * sizeof *keys);
+        if (pairs)
+            memcpy(a->values + lo, values + lo, (hi - lo) * sizeof *values);
+    }
+}
+
+static void merge_sort_cpu(workload *w, int pairs)
+{
+    sort_arrays a = sort_cpu_begin(w, pairs, 1);
+    sort_range(&a, 0, w->n, pairs);
     sort_cpu_end(w, pairs, 1, &a);
 }
 
@@ -1633,29 +1659,39 @@ static const workload_kind merge_sort_pairs = {"merge-sort-pairs", sort_pairs_pr
 
 /* ---- Segmented reduce: CUB's shape, segment lengths uniform in 1..127 ---- */
 
-/* The offsets (w->scratch, segments + 1 of them) of segments whose lengths
- * are uniform in 1..127 (mean 64), the last cut at n, on the device in
- * aux_buf; an output of out_bytes a segment. */
-static int segmented_prepare_out(workload *w, size_t out_bytes)
+/* Offsets of segments whose lengths are uniform in 1..127 (mean 64), the
+ * last cut at n: *segments + 1 of them, malloc'ed, and a copy on the device
+ * in aux_buf; NULL on failure. */
+static cl_ulong *segment_offsets(workload *w, size_t *segments)
 {
     const size_t most = w->n + 2;
     cl_ulong *offsets = malloc(most * sizeof *offsets);
     if (!offsets)
-        return 0;
+        return NULL;
     uint64_t state = first_state(0xD6E8FEB86659FD93ull);
-    size_t segments = 0;
+    size_t count = 0;
     offsets[0] = 0;
-    while (offsets[segments] < w->n) {
+    while (offsets[count] < w->n) {
         const size_t length = 1 + (size_t)(next_random(&state) % 127);
-        offsets[segments + 1] = w->n - offsets[segments] < length ? w->n : offsets[segments] + length;
-        segments++;
+        offsets[count + 1] = w->n - offsets[count] < length ? w->n : offsets[count] + length;
+        count++;
     }
-    w->scratch = offsets;
-    w->count = segments;
+    *segments = count;
     cl_int err;
-    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (segments + 1) * sizeof *offsets,
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (count + 1) * sizeof *offsets,
                                 offsets, &err);
-    return err == CL_SUCCESS && device_output(w, (segments ? segments : 1) * out_bytes);
+    if (err != CL_SUCCESS) {
+        free(offsets);
+        return NULL;
+    }
+    return offsets;
+}
+
+/* The offsets in w->scratch; an output of out_bytes a segment. */
+static int segmented_prepare_out(workload *w, size_t out_bytes)
+{
+    w->scratch = segment_offsets(w, &w->count);
+    return w->scratch && device_output(w, (w->count ? w->count : 1) * out_bytes);
 }
 
 /* A sum per segment out. */
@@ -1777,22 +1813,100 @@ static const workload_kind segmented_argmin = {"segmented-argmin",      segmente
                                                NULL,                    segmented_argmin_openmp,
                                                "segmented_reduce_index", 0};
 
+/* ---- Segmented sort: the radix sort's keys (and uint32 values) in the
+ * segments of segmented-reduce (lengths 1..127) ---- */
+
+/* The C loop's arrays (sort_prepare's), then the offsets. */
+static const cl_ulong *segsort_offsets(const workload *w)
+{
+    return (const cl_ulong *)((const unsigned char *)w->scratch +
+                              (w->n ? w->n : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t)));
+}
+
+static int segmented_sort_prepare(workload *w, int pairs)
+{
+    if (!sort_prepare(w, pairs))
+        return 0;
+    cl_ulong *offsets = segment_offsets(w, &w->count);
+    const size_t arrays = (w->n ? w->n : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    void *scratch = offsets ? realloc(w->scratch, arrays + (w->count + 1) * sizeof *offsets) : NULL;
+    if (scratch) {
+        w->scratch = scratch;
+        memcpy((unsigned char *)scratch + arrays, offsets, (w->count + 1) * sizeof *offsets);
+    }
+    free(offsets);
+    return scratch != NULL;
+}
+
+static int segmented_sort_keys_prepare(workload *w) { return segmented_sort_prepare(w, 0); }
+static int segmented_sort_pairs_prepare(workload *w) { return segmented_sort_prepare(w, 1); }
+
+static clprim_status segmented_sort_keys_run(workload *w)
+{
+    return clprim_segmented_sort_keys(w->ctx, w->type, NULL, w->in_buf, 0, w->out_buf, 0, w->n, w->aux_buf, 0,
+                                      w->count, 0, NULL, NULL);
+}
+
+static clprim_status segmented_sort_pairs_run(workload *w)
+{
+    size_t values_at = w->n * w->elem / sizeof(uint32_t);
+    return clprim_segmented_sort_pairs(w->ctx, w->type, CLPRIM_UINT32, NULL, w->in_buf, 0, w->out_buf, 0, w->in_buf,
+                                       values_at, w->out_buf, values_at, w->n, w->aux_buf, 0, w->count, 0, NULL,
+                                       NULL);
+}
+
+/* Segments [begin, end) sorted one by one, each by a stable merge sort of
+ * its keys' ordered forms. */
+static void segmented_sort_loop(workload *w, int pairs, size_t begin, size_t end, sort_arrays *a)
+{
+    const cl_ulong *offsets = segsort_offsets(w);
+    for (size_t s = begin; s < end; s++)
+        sort_range(a, offsets[s], offsets[s + 1], pairs);
+}
+
+static void segmented_sort_cpu(workload *w, int pairs)
+{
+    sort_arrays a = sort_cpu_begin(w, pairs, 1);
+    segmented_sort_loop(w, pairs, 0, w->count, &a);
+    sort_cpu_end(w, pairs, 1, &a);
+}
+
+static void segmented_sort_openmp(workload *w, int pairs)
+{
+    sort_arrays a = sort_cpu_begin(w, pairs, 1);
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(w->count, &begin, &end);
+        segmented_sort_loop(w, pairs, begin, end, &a);
+    }
+    sort_cpu_end(w, pairs, 1, &a);
+}
+
+static void segmented_sort_keys_cpu(workload *w) { segmented_sort_cpu(w, 0); }
+static void segmented_sort_pairs_cpu(workload *w) { segmented_sort_cpu(w, 1); }
+static void segmented_sort_keys_openmp(workload *w) { segmented_sort_openmp(w, 0); }
+static void segmented_sort_pairs_openmp(workload *w) { segmented_sort_openmp(w, 1); }
+
+/* Keys (and values) read and written, the offsets read. */
+static double segmented_sort_bytes(const workload *w)
+{
+    return 2.0 * (double)w->in_bytes + (double)(w->count + 1) * sizeof(cl_ulong);
+}
+
+static const workload_kind segmented_sort_keys = {
+    "segmented-sort",     segmented_sort_keys_prepare, segmented_sort_keys_run,    segmented_sort_keys_cpu,
+    whole_output_check,   segmented_sort_bytes,        sortable,                   segmented_sort_keys_openmp,
+    "segmented_sort",     0};
+static const workload_kind segmented_sort_pairs = {
+    "segmented-sort-pairs", segmented_sort_pairs_prepare, segmented_sort_pairs_run, segmented_sort_pairs_cpu,
+    whole_output_check,     segmented_sort_bytes,         sortable,                 segmented_sort_pairs_openmp,
+    "segmented_sort",       0};
+
 /* ---- Search: the lower bound of n random needles among n sorted keys ----
  * Made in the keys' ordered form, so no sort is needed: key i is the ordered
  * value (i / 2) * 2 * step (pairs of equal keys), each needle a random ordered
  * value; both written back as bits. The input buffer holds the sorted keys,
  * then the needles. */
-
-/* The bits whose ordered form (sort_ordered) is o. */
-static uint64_t sort_unordered(clprim_type t, uint64_t o, unsigned width)
-{
-    uint64_t sign = (uint64_t)1 << (width - 1), all = sign | (sign - 1);
-    if (t == CLPRIM_UINT32 || t == CLPRIM_UINT64)
-        return o;
-    if (is_floating(t) && !(o & sign))
-        return ~o & all;
-    return o ^ sign;
-}
 
 static int search_prepare(workload *w)
 {
@@ -2114,7 +2228,8 @@ const workload_kind *const workload_kinds[] = {
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
     &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
-    &top_k, &segmented_argmin, &histogram_rgba, &histogram_rgb_range, NULL};
+    &top_k, &segmented_argmin, &histogram_rgba, &histogram_rgb_range, &segmented_sort_keys,
+    &segmented_sort_pairs, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 

@@ -138,3 +138,13 @@ clprim_status clprim_check_src_dst(clprim_context *ctx, const char *function, co
     }
     return s;
 }
+
+clprim_status clprim_check_offsets(clprim_context *ctx, const char *function, cl_mem offsets, size_t offsets_offset,
+                                   size_t segments, clprim_region *region)
+{
+    if (segments == SIZE_MAX)
+        return clprim_fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s: segments %zu leaves no room for its %s offsets",
+                           function, segments, "segments + 1");
+    return clprim_check_buffer(ctx, "offsets", offsets, offsets_offset, segments + 1, sizeof(cl_ulong), CLPRIM_READS,
+                               region);
+}
