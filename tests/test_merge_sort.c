@@ -395,8 +395,9 @@ static void check_merge_in_order(clprim_context *ctx, clprim_type t, const clpri
                                  size_t nb, uint64_t *rng, const char *what)
 {
     const size_t n = na + nb, ks = size_of(t);
-    unsigned char *keys = harness_malloc(n * ks + 1), *sorted = harness_malloc(n * ks + 1),
-                  *got = harness_malloc(n * ks + 1);
+    /* An element of room past the end: the device buffers hold one more. */
+    unsigned char *keys = harness_malloc((n + 1) * ks), *sorted = harness_malloc((n + 1) * ks),
+                  *got = harness_malloc((n + 1) * ks);
     uint32_t *values = harness_malloc((n + 1) * 4), *got_values = harness_malloc((n + 1) * 4);
     fill_keys(t, keys, n, harness_rand(rng) % 2 ? TIES : RANDOM, rng);
     for (size_t i = 0; i < n && (t == CLPRIM_FLOAT || t == CLPRIM_DOUBLE); i += 29) {
