@@ -173,6 +173,33 @@ static clprim_status call_kmeans(clprim_context *c)
 {
     return clprim_kmeans(c, NULL, 1, 1, NULL, NULL, 0, NULL, NULL, 0, NULL);
 }
+static clprim_status call_segmented_sort_keys(clprim_context *c)
+{
+    return clprim_segmented_sort_keys(c, CLPRIM_UINT32, NULL, NULL, 0, NULL, 0, 1, NULL, 0, 1, 0, NULL, NULL);
+}
+static clprim_status call_top_k_keys(clprim_context *c)
+{
+    return clprim_top_k_keys(c, CLPRIM_UINT32, NULL, 1, NULL, 0, 1, NULL, 0, 0, NULL, NULL);
+}
+static clprim_status call_merge_in_order(clprim_context *c)
+{
+    return clprim_merge_in_order(c, CLPRIM_UINT32, CLPRIM_UINT32, NULL, NULL, 0, NULL, 0, 1, NULL, 0, NULL, 0, 1, NULL, 0,
+                                 NULL, 0, 0, NULL, NULL);
+}
+static clprim_status call_segmented_reduce_index(clprim_context *c)
+{
+    return clprim_segmented_reduce_index(c, CLPRIM_INT32, CLPRIM_MIN, NULL, 0, 1, NULL, 0, 1, NULL, 0, NULL, 0, 0, NULL,
+                                         NULL);
+}
+static clprim_status call_histogram_channels(clprim_context *c)
+{
+    return clprim_histogram_channels(c, NULL, 0, 1, 1, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL);
+}
+static clprim_status call_pinned_host(clprim_context *c)
+{
+    void *host;
+    return clprim_pinned_host(c, 1, &host);
+}
 
 static const struct {
     const char *name;
@@ -201,6 +228,12 @@ static const struct {
     {"clprim_sort_pairs", call_sort_pairs},
     {"clprim_box_sort", call_box_sort},
     {"clprim_kmeans", call_kmeans},
+    {"clprim_segmented_sort_keys", call_segmented_sort_keys},
+    {"clprim_top_k_keys", call_top_k_keys},
+    {"clprim_merge_in_order", call_merge_in_order},
+    {"clprim_segmented_reduce_index", call_segmented_reduce_index},
+    {"clprim_histogram_channels", call_histogram_channels},
+    {"clprim_pinned_host", call_pinned_host},
 };
 
 /* A thread that holds the context the way a long public call does, and makes
