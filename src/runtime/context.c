@@ -302,20 +302,28 @@ clprim_status clprim_create_with_queue(clprim_context **out, cl_command_queue qu
     return CLPRIM_SUCCESS;
 }
 
-/* The scratch and the pinned host memory. Nothing waits: commands enqueued
- * before keep what they use alive, and the unmap, enqueued behind them on the
- * in-order queue, frees the host memory only once they are done. */
-static void release_kept_memory(clprim_context *ctx)
+/* The pinned host memory. Nothing waits: the unmap, enqueued behind earlier
+ * commands on the in-order queue, frees it only once they are done. */
+static void release_pinned(clprim_context *ctx)
 {
-    if (ctx->scratch)
-        clReleaseMemObject(ctx->scratch);
     if (ctx->pinned) {
         clEnqueueUnmapMemObject(ctx->queue, ctx->pinned, ctx->pinned_host, 0, NULL, NULL);
         clReleaseMemObject(ctx->pinned);
     }
-    ctx->scratch = ctx->pinned = NULL;
+    ctx->pinned = NULL;
     ctx->pinned_host = NULL;
-    ctx->scratch_bytes = ctx->pinned_bytes = 0;
+    ctx->pinned_bytes = 0;
+}
+
+/* The scratch and the pinned host memory; commands enqueued before keep the
+ * scratch alive as long as they use it. */
+static void release_kept_memory(clprim_context *ctx)
+{
+    if (ctx->scratch)
+        clReleaseMemObject(ctx->scratch);
+    ctx->scratch = NULL;
+    ctx->scratch_bytes = 0;
+    release_pinned(ctx);
 }
 
 void clprim_trim(clprim_context *ctx)
@@ -338,13 +346,7 @@ clprim_status clprim_pinned_host(clprim_context *ctx, size_t bytes, void **host)
         *host = ctx->pinned_host;
         return CLPRIM_SUCCESS;
     }
-    /* The device scratch stays: only the host memory is replaced. */
-    cl_mem scratch = ctx->scratch;
-    size_t scratch_bytes = ctx->scratch_bytes;
-    ctx->scratch = NULL;
-    release_kept_memory(ctx);
-    ctx->scratch = scratch;
-    ctx->scratch_bytes = scratch_bytes;
+    release_pinned(ctx);
     cl_int err;
     cl_mem pinned = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
     void *mapped = NULL;
