@@ -339,9 +339,9 @@ static void run_index_case(clprim_context *ctx, clprim_type t, clprim_op op, int
     unsigned char *src = harness_malloc((src_at + n + 1) * es);
     cl_ulong *offsets = harness_malloc((room + 1) * sizeof *offsets);
     harness_fill_random(t, src + src_at * es, n, rng);
-    if (harness_rand(rng) % 2) /* ties: few distinct values */
+    if (harness_rand(rng) % 2) /* ties: few distinct values, drawn from the first four (or n) elements */
         for (size_t i = 0; i < n; i++)
-            memcpy(src + (src_at + i) * es, src + (src_at + harness_rand(rng) % 4) * es, es);
+            memcpy(src + (src_at + i) * es, src + (src_at + harness_rand(rng) % (n < 4 ? n : 4)) * es, es);
     for (size_t i = 0; reference_type_is_float(t) && i < n; i += 1 + harness_rand(rng) % 7) {
         const size_t run = harness_rand(rng) % 3 ? 1 : 1 + harness_rand(rng) % 9;
         for (size_t j = i; j < i + run && j < n; j++) {
