@@ -809,6 +809,73 @@ CLPRIM_API clprim_status clprim_adjacent_difference(clprim_context *ctx, clprim_
                                                     size_t n, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event);
 
+/* ---- Delta packing ----------------------------------------------------- */
+
+/* Packs elements whose neighbours are close (sorted keys, timestamps,
+ * indices) into fewer bytes, to move them over a narrow link (MPI between
+ * hosts, PCIe, a file), and unpacks them bit for bit on any device.
+ * Elements go in blocks of CLPRIM_DELTA_BLOCK. Within a block, the
+ * difference of each element from the one before is taken modulo 2^bits of
+ * the type as a signed number; the block keeps its first element, its
+ * smallest difference ("step"), and each element's difference less the step
+ * (element 0: 0) in the fewest bits that hold the largest of them. So
+ * ascending and descending runs pack alike, an arithmetic sequence (0, 1, 2,
+ * ...) takes no bits beyond its headers, sorted uniform random 32-bit keys
+ * take about log2(2^32 / n) + 3 bits each, and elements with no order their
+ * full width plus the headers (24 bytes a block). Every type packs as its
+ * bits (floats too; doubles need no fp64).
+ *
+ * The packed form, in cl_uint words (as the device stores them; every
+ * OpenCL device of note is little-endian), the same on every device: for
+ * each of the ceil(n / CLPRIM_DELTA_BLOCK) blocks a header of 6 words (the
+ * first element's bits, low word then high word, the high word 0 for types
+ * of 4 bytes or fewer; the step, likewise, as an unsigned number of the
+ * type's bits; where the block's differences start, in words after the last
+ * header: its low 32 bits, then its width in bits << 24 | bits 32-55 of the
+ * start), then each block's differences less the step from its start,
+ * element j's at bits [j * width, (j + 1) * width) counted from bit 0 of
+ * the block's first word, a word's bit 0 first. Element j of a block is
+ * first + j * step + the sum of the stored values up to j, modulo 2^bits. */
+#define CLPRIM_DELTA_BLOCK 256
+
+/* The most cl_uint words clprim_delta_pack writes for n elements of t: 7 a
+ * block (its header and a partly filled last word) and n times t's bits
+ * over 32. 0 for an unknown type. */
+CLPRIM_API size_t clprim_delta_packed_room(clprim_type t, size_t n);
+
+/* Packs src[src_offset .. + n) (elements of t) into packed from word
+ * packed_offset, and writes the number of words it took (a cl_ulong, at
+ * most clprim_delta_packed_room(t, n)) to size[size_offset] unless size is
+ * NULL. packed must have room for clprim_delta_packed_room(t, n) words
+ * (CLPRIM_BUFFER_TOO_SMALL) and may meet neither src nor size
+ * (CLPRIM_INVALID_ARGUMENT). Enqueues only; the same words on every run and
+ * device. n == 0 writes nothing but a size of 0.
+ * Work: the input read twice (each block's width, then the packing) and a
+ * scan of the blocks' sizes in the context's scratch (12 bytes a block).
+ * Errors: an unknown type: CLPRIM_INVALID_ARGUMENT; buffers shorter than
+ * offset + n (src, in elements; packed, in words, as above; size, one
+ * cl_ulong): CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_delta_pack(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,
+                                           size_t n, cl_mem packed, size_t packed_offset, cl_mem size,
+                                           size_t size_offset, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event);
+
+/* Unpacks n elements of t that clprim_delta_pack packed (from any device)
+ * from packed[packed_offset ..) into dst[dst_offset .. + n). packed_words:
+ * the words packed holds from packed_offset, as the pack's size gave them;
+ * the unpack never reads past them, so a damaged packed form gives wrong
+ * elements, never a read out of bounds. Enqueues only; dst may not meet
+ * packed (CLPRIM_INVALID_ARGUMENT). n == 0 writes nothing.
+ * Work: one pass, the packed words read once and dst written once.
+ * Errors: an unknown type: CLPRIM_INVALID_ARGUMENT; packed_words below the
+ * headers n elements need (6 words a block): CLPRIM_INVALID_ARGUMENT;
+ * buffers shorter than offset + n elements (dst) or offset + packed_words
+ * words (packed): CLPRIM_BUFFER_TOO_SMALL. A failed call enqueues nothing. */
+CLPRIM_API clprim_status clprim_delta_unpack(clprim_context *ctx, clprim_type t, cl_mem packed,
+                                             size_t packed_offset, size_t packed_words, size_t n, cl_mem dst,
+                                             size_t dst_offset, cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event);
+
 /* ---- Histograms -------------------------------------------------------- */
 
 /* counts[counts_offset + b] (cl_uint) += the number of elements of

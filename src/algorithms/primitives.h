@@ -25,6 +25,7 @@
     X(kmeans)                                                                                                    \
     X(top_k)                                                                                                     \
     X(segmented_reduce_index)                                                                                    \
-    X(histogram_channels)
+    X(histogram_channels)                                                                                        \
+    X(delta)
 
 #endif
