@@ -12,7 +12,9 @@
  *   4. the pieces for other ranks cross through the context's pinned host
  *      memory as MPI messages in chunks, so that device-to-host copies,
  *      messages and host-to-device copies overlap; the piece a rank keeps
- *      stays where it is;
+ *      stays where it is. Keys cross delta packed (clprim_delta_pack): a
+ *      sorted piece of 2^25 random 32-bit keys takes about 11 bits a key,
+ *      not 32, and the link between ranks, not the devices, is the limit;
  *   5. each rank merges the sorted runs it now holds, in source rank order, on
  *      its device (clprim_merge_in_order, log2(size) passes).
  * Elements are compared as (key, rank, position in the sorted slice): distinct
@@ -243,6 +245,15 @@ static void cut_chunks(chunk *list, size_t *listed, int peer, int array, cl_mem 
     }
 }
 
+/* One array the exchange moves: for each rank r, `count[r]` elements of
+ * `size` bytes go out from `out` at out_at[r], and in_count[r] come in to
+ * `in` at in_at[r] (this rank's own entries are not used). */
+typedef struct {
+    size_t size;
+    cl_mem out, in;
+    const size_t *out_at, *out_count, *in_at, *in_count;
+} stream;
+
 static int copy_done(cl_event e)
 {
     cl_int status = CL_COMPLETE;
@@ -306,29 +317,25 @@ static void free_plan(exchange_plan *x)
     free(x->done);
 }
 
-/* Step 4. sorted: the sorted slice, cut at cut[]; got: room for what arrives,
- * the pieces of ranks s != this one at got_at[s]. Whatever fails on this rank,
- * it takes part to the end, so no rank waits forever; a failure is returned
- * for mpi_settle. */
-static clprim_status exchange(mpi_call *call, const run *sorted, const size_t *cut, const size_t *from,
-                              const size_t *got_at, const run *got, size_t key_size, size_t value_size)
+/* Step 4's transfers: the streams' pieces between this rank and every
+ * other. Whatever fails on this rank, it takes part to the end, so no rank
+ * waits forever; a failure is returned for mpi_settle. */
+static clprim_status exchange(mpi_call *call, const stream *streams, int arrays)
 {
-    const int arrays = value_size ? 2 : 1;
-    const size_t sizes[2] = {key_size, value_size};
     size_t in_bytes = 0, most_out = 0, most_in = 0;
     exchange_plan x = {0};
     for (int r = 0; r < call->size; r++)
-        if (r != call->rank) {
-            const size_t out = cut[r + 1] - cut[r];
-            x.out_bytes += out * (key_size + value_size);
-            in_bytes += from[r] * (key_size + value_size);
+        for (int k = 0; k < arrays && r != call->rank; k++) {
+            const size_t out = streams[k].out_count[r], in = streams[k].in_count[r];
+            x.out_bytes += out * streams[k].size;
+            in_bytes += in * streams[k].size;
             most_out += out < MAX_CHUNKS ? out : MAX_CHUNKS; /* never more chunks than elements */
-            most_in += from[r] < MAX_CHUNKS ? from[r] : MAX_CHUNKS;
+            most_in += in < MAX_CHUNKS ? in : MAX_CHUNKS;
         }
-    x.sends = calloc(most_out * (size_t)arrays + 1, sizeof *x.sends);
-    x.recvs = calloc(most_in * (size_t)arrays + 1, sizeof *x.recvs);
-    x.requests = malloc(((most_out + most_in) * (size_t)arrays + 1) * sizeof *x.requests);
-    x.done = malloc((most_in * (size_t)arrays + 1) * sizeof *x.done);
+    x.sends = calloc(most_out + 1, sizeof *x.sends);
+    x.recvs = calloc(most_in + 1, sizeof *x.recvs);
+    x.requests = malloc((most_out + most_in + 1) * sizeof *x.requests);
+    x.done = malloc((most_in + 1) * sizeof *x.done);
     clprim_status s = x.sends && x.recvs && x.requests && x.done
                           ? CLPRIM_SUCCESS
                           : mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for the exchange's chunks");
@@ -345,11 +352,12 @@ static clprim_status exchange(mpi_call *call, const run *sorted, const size_t *c
     unsigned char *at = x.host;
     for (int r = 0; r < call->size; r++)
         for (int k = 0; k < arrays && r != call->rank; k++)
-            cut_chunks(x.sends, &x.n_sends, r, k, k ? sorted->values : sorted->keys, sorted->at + cut[r],
-                       cut[r + 1] - cut[r], sizes[k], &at);
+            cut_chunks(x.sends, &x.n_sends, r, k, streams[k].out, streams[k].out_at[r], streams[k].out_count[r],
+                       streams[k].size, &at);
     for (int r = 0; r < call->size; r++)
         for (int k = 0; k < arrays && r != call->rank; k++)
-            cut_chunks(x.recvs, &x.n_recvs, r, k, k ? got->values : got->keys, got_at[r], from[r], sizes[k], &at);
+            cut_chunks(x.recvs, &x.n_recvs, r, k, streams[k].in, streams[k].in_at[r], streams[k].in_count[r],
+                       streams[k].size, &at);
     const double since = mpi_now();
     cl_command_queue queue = clprim_queue(call->ctx);
     cl_int err = CL_SUCCESS;
@@ -374,6 +382,77 @@ static clprim_status exchange(mpi_call *call, const run *sorted, const size_t *c
         s = mpi_fail(call, CLPRIM_OPENCL_ERROR,
                      "copying the exchange between host and device failed (OpenCL error %d)", err);
     free_plan(&x);
+    return s;
+}
+
+/* Step 4: this rank's pieces for the others (piece r: to[r] elements from
+ * cut[r] of the sorted slice) and theirs for it (from[r] elements each, into
+ * got at got_at[r]). Keys cross delta packed: each piece packed on the
+ * device, the packed sizes exchanged, the packed words moved, then unpacked
+ * into got. Values cross as they are. Every rank reaches every collective,
+ * whatever fails on it. */
+static clprim_status move_pieces(mpi_call *call, const sort_args *a, const run *sorted, const size_t *cut,
+                                 const size_t *to, const size_t *from, const size_t *got_at, const run *got)
+{
+    const size_t ranks = (size_t)call->size, me = (size_t)call->rank;
+    size_t *lists = calloc(6 * ranks, sizeof *lists);
+    cl_ulong *written = calloc(ranks, sizeof *written);
+    cl_mem packed_out = NULL, packed_in = NULL, sizes = NULL;
+    clprim_status s = lists && written ? CLPRIM_SUCCESS
+                                       : mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %zu ranks' pieces",
+                                                  ranks);
+    size_t *pack_at = lists, *words_to = lists + ranks, *words_from = lists + 2 * ranks, *unpack_at = lists + 3 * ranks;
+    size_t *values_at = lists + 4 * ranks, room = 0, arriving = 0;
+    for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++) {
+        pack_at[r] = room;
+        room += r == me ? 0 : clprim_delta_packed_room(a->key_type, to[r]);
+        values_at[r] = sorted->at + cut[r];
+    }
+    if (s == CLPRIM_SUCCESS)
+        s = mpi_buffer(call, room * sizeof(cl_uint), &packed_out);
+    if (s == CLPRIM_SUCCESS)
+        s = mpi_buffer(call, ranks * sizeof(cl_ulong), &sizes);
+    for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++)
+        if (r != me) {
+            const clprim_status packed = clprim_delta_pack(call->ctx, a->key_type, sorted->keys, sorted->at + cut[r],
+                                                           to[r], packed_out, pack_at[r], sizes, r, 0, NULL, NULL);
+            s = packed == CLPRIM_SUCCESS ? s : mpi_fail_core(call, packed);
+        }
+    if (s == CLPRIM_SUCCESS)
+        s = mpi_read(call, sizes, 0, ranks * sizeof(cl_ulong), written);
+    for (size_t r = 0; r < ranks; r++)
+        words_to[r] = r == me ? 0 : (size_t)written[r];
+    s = mpi_settle(call, s);
+    if (s == CLPRIM_SUCCESS) {
+        const double since = mpi_now();
+        MPI_Alltoall(words_to, sizeof *words_to, MPI_BYTE, words_from, sizeof *words_from, MPI_BYTE, call->comm);
+        mpi_add_mpi(call, since);
+        for (size_t r = 0; r < ranks; r++) {
+            unpack_at[r] = arriving;
+            arriving += r == me ? 0 : words_from[r];
+        }
+        s = mpi_settle(call, mpi_buffer(call, arriving * sizeof(cl_uint), &packed_in));
+    }
+    if (s == CLPRIM_SUCCESS) {
+        const stream streams[2] = {
+            {sizeof(cl_uint), packed_out, packed_in, pack_at, words_to, unpack_at, words_from},
+            {a->pairs ? mpi_type_size(a->value_type) : 0, sorted->values, got->values, values_at, to, got_at, from},
+        };
+        s = mpi_settle(call, exchange(call, streams, a->pairs ? 2 : 1));
+    }
+    for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++)
+        if (r != me && from[r] > 0) {
+            const clprim_status unpacked = clprim_delta_unpack(call->ctx, a->key_type, packed_in, unpack_at[r],
+                                                               words_from[r], from[r], got->keys, got_at[r], 0,
+                                                               NULL, NULL);
+            s = unpacked == CLPRIM_SUCCESS ? s : mpi_fail_core(call, unpacked);
+        }
+    cl_mem made[] = {packed_out, packed_in, sizes}; /* released once the work enqueued on them is done */
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        if (made[i])
+            clReleaseMemObject(made[i]);
+    free(lists);
+    free(written);
     return s;
 }
 
@@ -505,7 +584,6 @@ static void release_run(run *r)
  * of the global order out (out->n elements). */
 static clprim_status share_out(mpi_call *call, const sort_args *a, const key_order *o, const run *sorted, run *out)
 {
-    const size_t key_size = mpi_type_size(a->key_type), value_size = a->pairs ? mpi_type_size(a->value_type) : 0;
     const size_t ranks = (size_t)call->size;
     size_t *cut = malloc((ranks + 1) * sizeof *cut), *to = malloc(3 * ranks * sizeof *to);
     run *runs = malloc(ranks * sizeof *runs), got = {0}, spare = {0};
@@ -545,7 +623,7 @@ static clprim_status share_out(mpi_call *call, const sort_args *a, const key_ord
             s = make_run(call, a, received, &spare);
         s = mpi_settle(call, s);
         if (s == CLPRIM_SUCCESS)
-            s = mpi_settle(call, exchange(call, sorted, cut, from, got_at, &got, key_size, value_size));
+            s = mpi_settle(call, move_pieces(call, a, sorted, cut, to, from, got_at, &got));
     }
 
     /* Enqueue: the merge of the runs. */
