@@ -125,7 +125,10 @@ CLPRIM_API clprim_status clprim_mpi_compact(clprim_context *ctx, MPI_Comm comm, 
  * slice length) and found in each sorted slice by a search on the device; the
  * pieces for other ranks cross through the context's pinned host memory
  * (clprim_pinned_host, kept between calls: clprim_trim gives it back) as MPI
- * messages in chunks, so that the device copies and MPI overlap; each rank
+ * messages in chunks, so that the device copies and MPI overlap, the keys
+ * delta packed on the device (clprim_delta_pack) where the sending rank's
+ * device is not a CPU, or where $CLPRIM_MPI_PACK is set and not "0" ("0":
+ * never); each rank
  * merges the sorted runs it holds on its device (clprim_merge_in_order). One
  * rank's call is its local sort alone. Equal keys keep their global input order:
  * splitters compare the key, then the rank, then the position. keys_in is

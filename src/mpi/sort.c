@@ -245,12 +245,12 @@ static void cut_chunks(chunk *list, size_t *listed, int peer, int array, cl_mem 
     }
 }
 
-/* One array the exchange moves: for each rank r, `count[r]` elements of
- * `size` bytes go out from `out` at out_at[r], and in_count[r] come in to
- * `in` at in_at[r] (this rank's own entries are not used). */
+/* One array the exchange moves, in units of `size` bytes: for each rank r,
+ * out_count[r] units go out from out[r] at out_at[r], and in_count[r] come
+ * in to in[r] at in_at[r] (this rank's own entries are not used). */
 typedef struct {
     size_t size;
-    cl_mem out, in;
+    const cl_mem *out, *in;
     const size_t *out_at, *out_count, *in_at, *in_count;
 } stream;
 
@@ -352,11 +352,11 @@ static clprim_status exchange(mpi_call *call, const stream *streams, int arrays)
     unsigned char *at = x.host;
     for (int r = 0; r < call->size; r++)
         for (int k = 0; k < arrays && r != call->rank; k++)
-            cut_chunks(x.sends, &x.n_sends, r, k, streams[k].out, streams[k].out_at[r], streams[k].out_count[r],
+            cut_chunks(x.sends, &x.n_sends, r, k, streams[k].out[r], streams[k].out_at[r], streams[k].out_count[r],
                        streams[k].size, &at);
     for (int r = 0; r < call->size; r++)
         for (int k = 0; k < arrays && r != call->rank; k++)
-            cut_chunks(x.recvs, &x.n_recvs, r, k, streams[k].in, streams[k].in_at[r], streams[k].in_count[r],
+            cut_chunks(x.recvs, &x.n_recvs, r, k, streams[k].in[r], streams[k].in_at[r], streams[k].in_count[r],
                        streams[k].size, &at);
     const double since = mpi_now();
     cl_command_queue queue = clprim_queue(call->ctx);
@@ -387,72 +387,102 @@ static clprim_status exchange(mpi_call *call, const stream *streams, int arrays)
 
 /* Step 4: this rank's pieces for the others (piece r: to[r] elements from
  * cut[r] of the sorted slice) and theirs for it (from[r] elements each, into
- * got at got_at[r]). Keys cross delta packed: each piece packed on the
- * device, the packed sizes exchanged, the packed words moved, then unpacked
- * into got. Values cross as they are. Every rank reaches every collective,
- * whatever fails on it. */
+ * got at got_at[r]). Keys cross as 32-bit words, delta packed where the
+ * sender's device is not a CPU (or $CLPRIM_MPI_PACK says so: 0 never, any
+ * other value always): each piece packed on the device, the words each
+ * piece takes exchanged with whether it is packed, the words moved, then
+ * unpacked into got. On a CPU device the keys are already in host memory,
+ * and packing them cost more than it saved (2 ranks on 2 cores: 2^22 keys a
+ * rank sorted in 57-59 ms packed, 47-50 not). Values cross as they are.
+ * Every rank reaches every collective, whatever fails on it. */
 static clprim_status move_pieces(mpi_call *call, const sort_args *a, const run *sorted, const size_t *cut,
                                  const size_t *to, const size_t *from, const size_t *got_at, const run *got)
 {
-    const size_t ranks = (size_t)call->size, me = (size_t)call->rank;
-    size_t *lists = calloc(6 * ranks, sizeof *lists);
+    /* Per rank: where keys go out and come in (words) and how many, where values go out. */
+    enum { KEYS_OUT_AT, KEYS_OUT, KEYS_IN_AT, KEYS_IN, VALUES_OUT_AT, LISTS };
+    /* Per rank: the buffers keys and values go out from and come in to. */
+    enum { KEYS_FROM, KEYS_TO, VALUES_FROM, VALUES_TO, BUFFER_LISTS };
+    typedef struct {
+        size_t words, packed;
+    } piece_words;
+    const size_t ranks = (size_t)call->size, me = (size_t)call->rank, key_words = mpi_type_size(a->key_type) / 4;
+    size_t *list = calloc(LISTS * ranks, sizeof *list);
+    piece_words *told = calloc(2 * ranks, sizeof *told), *heard = told ? told + ranks : NULL;
     cl_ulong *written = calloc(ranks, sizeof *written);
-    cl_mem packed_out = NULL, packed_in = NULL, sizes = NULL;
-    clprim_status s = lists && written ? CLPRIM_SUCCESS
-                                       : mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %zu ranks' pieces",
-                                                  ranks);
-    size_t *pack_at = lists, *words_to = lists + ranks, *words_from = lists + 2 * ranks, *unpack_at = lists + 3 * ranks;
-    size_t *values_at = lists + 4 * ranks, room = 0, arriving = 0;
+    cl_mem *buffer = calloc(BUFFER_LISTS * ranks, sizeof *buffer), packed_out = NULL, packed_in = NULL,
+           sizes = NULL;
+    clprim_status s = list && told && written && buffer
+                          ? CLPRIM_SUCCESS
+                          : mpi_fail(call, CLPRIM_OUT_OF_MEMORY, "no host memory for %zu ranks' pieces", ranks);
+    cl_device_type type = CL_DEVICE_TYPE_CPU;
+    if (s == CLPRIM_SUCCESS)
+        clGetDeviceInfo(clprim_device(call->ctx), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    const char *setting = getenv("CLPRIM_MPI_PACK");
+    const int pack = setting && *setting ? strcmp(setting, "0") != 0 : !(type & CL_DEVICE_TYPE_CPU);
+    size_t room = 0, arriving = 0;
     for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++) {
-        pack_at[r] = room;
-        room += r == me ? 0 : clprim_delta_packed_room(a->key_type, to[r]);
-        values_at[r] = sorted->at + cut[r];
+        list[KEYS_OUT_AT * ranks + r] = pack ? room : (sorted->at + cut[r]) * key_words;
+        room += r == me || !pack ? 0 : clprim_delta_packed_room(a->key_type, to[r]);
+        list[VALUES_OUT_AT * ranks + r] = sorted->at + cut[r];
     }
-    if (s == CLPRIM_SUCCESS)
+    if (s == CLPRIM_SUCCESS && pack)
         s = mpi_buffer(call, room * sizeof(cl_uint), &packed_out);
-    if (s == CLPRIM_SUCCESS)
+    if (s == CLPRIM_SUCCESS && pack)
         s = mpi_buffer(call, ranks * sizeof(cl_ulong), &sizes);
-    for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++)
+    for (size_t r = 0; s == CLPRIM_SUCCESS && pack && r < ranks; r++)
         if (r != me) {
-            const clprim_status packed = clprim_delta_pack(call->ctx, a->key_type, sorted->keys, sorted->at + cut[r],
-                                                           to[r], packed_out, pack_at[r], sizes, r, 0, NULL, NULL);
+            const clprim_status packed =
+                clprim_delta_pack(call->ctx, a->key_type, sorted->keys, sorted->at + cut[r], to[r], packed_out,
+                                  list[KEYS_OUT_AT * ranks + r], sizes, r, 0, NULL, NULL);
             s = packed == CLPRIM_SUCCESS ? s : mpi_fail_core(call, packed);
         }
-    if (s == CLPRIM_SUCCESS)
+    if (s == CLPRIM_SUCCESS && pack)
         s = mpi_read(call, sizes, 0, ranks * sizeof(cl_ulong), written);
-    for (size_t r = 0; r < ranks; r++)
-        words_to[r] = r == me ? 0 : (size_t)written[r];
+    for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++) {
+        told[r] = (piece_words){r == me ? 0 : pack ? (size_t)written[r] : to[r] * key_words, (size_t)pack};
+        list[KEYS_OUT * ranks + r] = told[r].words;
+        buffer[KEYS_FROM * ranks + r] = pack ? packed_out : sorted->keys;
+        buffer[VALUES_FROM * ranks + r] = sorted->values;
+        buffer[VALUES_TO * ranks + r] = got->values;
+    }
     s = mpi_settle(call, s);
     if (s == CLPRIM_SUCCESS) {
         const double since = mpi_now();
-        MPI_Alltoall(words_to, sizeof *words_to, MPI_BYTE, words_from, sizeof *words_from, MPI_BYTE, call->comm);
+        MPI_Alltoall(told, sizeof *told, MPI_BYTE, heard, sizeof *heard, MPI_BYTE, call->comm);
         mpi_add_mpi(call, since);
         for (size_t r = 0; r < ranks; r++) {
-            unpack_at[r] = arriving;
-            arriving += r == me ? 0 : words_from[r];
+            list[KEYS_IN * ranks + r] = heard[r].words;
+            list[KEYS_IN_AT * ranks + r] = heard[r].packed ? arriving : got_at[r] * key_words;
+            arriving += r != me && heard[r].packed ? heard[r].words : 0;
         }
-        s = mpi_settle(call, mpi_buffer(call, arriving * sizeof(cl_uint), &packed_in));
+        s = mpi_settle(call, arriving ? mpi_buffer(call, arriving * sizeof(cl_uint), &packed_in) : CLPRIM_SUCCESS);
     }
     if (s == CLPRIM_SUCCESS) {
+        for (size_t r = 0; r < ranks; r++)
+            buffer[KEYS_TO * ranks + r] = heard[r].packed ? packed_in : got->keys;
         const stream streams[2] = {
-            {sizeof(cl_uint), packed_out, packed_in, pack_at, words_to, unpack_at, words_from},
-            {a->pairs ? mpi_type_size(a->value_type) : 0, sorted->values, got->values, values_at, to, got_at, from},
+            {sizeof(cl_uint), buffer + KEYS_FROM * ranks, buffer + KEYS_TO * ranks, list + KEYS_OUT_AT * ranks,
+             list + KEYS_OUT * ranks, list + KEYS_IN_AT * ranks, list + KEYS_IN * ranks},
+            {a->pairs ? mpi_type_size(a->value_type) : 0, buffer + VALUES_FROM * ranks, buffer + VALUES_TO * ranks,
+             list + VALUES_OUT_AT * ranks, to, got_at, from},
         };
         s = mpi_settle(call, exchange(call, streams, a->pairs ? 2 : 1));
     }
     for (size_t r = 0; s == CLPRIM_SUCCESS && r < ranks; r++)
-        if (r != me && from[r] > 0) {
-            const clprim_status unpacked = clprim_delta_unpack(call->ctx, a->key_type, packed_in, unpack_at[r],
-                                                               words_from[r], from[r], got->keys, got_at[r], 0,
-                                                               NULL, NULL);
+        if (r != me && heard[r].packed && from[r] > 0) {
+            const clprim_status unpacked =
+                clprim_delta_unpack(call->ctx, a->key_type, packed_in, list[KEYS_IN_AT * ranks + r], heard[r].words,
+                                    from[r], got->keys, got_at[r], 0, NULL, NULL);
             s = unpacked == CLPRIM_SUCCESS ? s : mpi_fail_core(call, unpacked);
         }
     cl_mem made[] = {packed_out, packed_in, sizes}; /* released once the work enqueued on them is done */
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
         if (made[i])
             clReleaseMemObject(made[i]);
-    free(lists);
+    free(list);
+    free(told);
     free(written);
+    free(buffer);
     return s;
 }
 

@@ -261,7 +261,12 @@ static void run_scan_case(const scan_case *c)
     for (int k = 0; k < count; k++) {
         const slicing *s = &sl[k];
         size_t n = s->len[run.rank], start = s->start[run.rank];
-        case_begin("%s / %s", name, s->name);
+        /* Keys cross packed, unpacked, or packed from odd ranks only, in turns. */
+        static const char *const packing[] = {"packed", "unpacked", "packed from odd ranks"};
+        static unsigned turn;
+        const unsigned mode = turn++ % 3;
+        setenv("CLPRIM_MPI_PACK", mode == 0 || (mode == 2 && run.rank % 2) ? "1" : "0", 1);
+        case_begin("%s / %s / keys %s", name, s->name, packing[mode]);
         if (s->n != want_n) {
             scan_reference(c, data, s->n, want);
             want_n = s->n;
@@ -359,7 +364,12 @@ static void run_reduce_case(const reduce_case *c)
     for (int k = 0; k < count; k++) {
         const slicing *s = &sl[k];
         size_t n = s->len[run.rank], start = s->start[run.rank];
-        case_begin("%s / %s", name, s->name);
+        /* Keys cross packed, unpacked, or packed from odd ranks only, in turns. */
+        static const char *const packing[] = {"packed", "unpacked", "packed from odd ranks"};
+        static unsigned turn;
+        const unsigned mode = turn++ % 3;
+        setenv("CLPRIM_MPI_PACK", mode == 0 || (mode == 2 && run.rank % 2) ? "1" : "0", 1);
+        case_begin("%s / %s / keys %s", name, s->name, packing[mode]);
         unsigned char want[16], got[16], again[16];
         clprim_status rs = c->custom ? clprim_reduce_op(run.ref, c->t, c->custom, whole, 0, s->n, want, 0, NULL)
                                      : clprim_reduce(run.ref, c->t, c->op, whole, 0, s->n, want, 0, NULL);
@@ -455,7 +465,12 @@ static void run_histogram_case(const histogram_case *c)
     for (int k = 0; k < count; k++) {
         const slicing *s = &sl[k];
         size_t n = s->len[run.rank], start = s->start[run.rank];
-        case_begin("%s / %s", name, s->name);
+        /* Keys cross packed, unpacked, or packed from odd ranks only, in turns. */
+        static const char *const packing[] = {"packed", "unpacked", "packed from odd ranks"};
+        static unsigned turn;
+        const unsigned mode = turn++ % 3;
+        setenv("CLPRIM_MPI_PACK", mode == 0 || (mode == 2 && run.rank % 2) ? "1" : "0", 1);
+        case_begin("%s / %s / keys %s", name, s->name, packing[mode]);
         cl_mem ref_counts = buffer_make(run.ref, c->bins * sizeof(cl_uint), 0, 0, NULL, 0);
         if (expect_ref_success(clprim_histogram(run.ref, c->t, whole, 0, s->n, c->lo, c->hi, c->bins, ref_counts, 0,
                                                 0, 0, NULL, NULL),
@@ -567,7 +582,12 @@ static void run_compact_case(const compact_case *c)
     for (int k = 0; k < count; k++) {
         const slicing *s = &sl[k];
         size_t n = s->len[run.rank], start = s->start[run.rank];
-        case_begin("%s / %s", name, s->name);
+        /* Keys cross packed, unpacked, or packed from odd ranks only, in turns. */
+        static const char *const packing[] = {"packed", "unpacked", "packed from odd ranks"};
+        static unsigned turn;
+        const unsigned mode = turn++ % 3;
+        setenv("CLPRIM_MPI_PACK", mode == 0 || (mode == 2 && run.rank % 2) ? "1" : "0", 1);
+        case_begin("%s / %s / keys %s", name, s->name, packing[mode]);
 
         /* The single-device compaction, and the CPU's count before and in this slice. */
         size_t want_total = 0;
@@ -721,7 +741,12 @@ static void run_sort_case(const sort_case *c)
     for (int k = 0; k < count; k++) {
         const slicing *s = &sl[k];
         size_t n = s->len[run.rank], start = s->start[run.rank];
-        case_begin("%s / %s", name, s->name);
+        /* Keys cross packed, unpacked, or packed from odd ranks only, in turns. */
+        static const char *const packing[] = {"packed", "unpacked", "packed from odd ranks"};
+        static unsigned turn;
+        const unsigned mode = turn++ % 3;
+        setenv("CLPRIM_MPI_PACK", mode == 0 || (mode == 2 && run.rank % 2) ? "1" : "0", 1);
+        case_begin("%s / %s / keys %s", name, s->name, packing[mode]);
         if (s->n != want_n) {
             sort_reference(c, keys, values, s->n, want_keys, want_values);
             want_n = s->n;
@@ -782,6 +807,7 @@ static void run_sort_case(const sort_case *c)
         buffer_release(vout);
         case_end();
     }
+    unsetenv("CLPRIM_MPI_PACK");
     free(keys);
     free(values);
     free(want_keys);
