@@ -522,8 +522,31 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
 }
 
 #ifdef STATUS_STORE64
+/* Tile u's part in a loop: the look-back's fallback. */
+prefix runs_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
+                       const uint u)
+{
+    const ulong base = (ulong)u * TILE;
+    return runs_fold(keys, values, base, min(n, base + TILE), n, mode);
+}
+
+/* Tile u's segmented total (scan by key) in a loop: the look-back's fallback. */
+prefix scan_by_key_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const uint u)
+{
+    const ulong base = (ulong)u * TILE, end = min(n, base + TILE);
+    seg total = NO_SEG;
+    for (ulong i = base; i < end; i++)
+        total = seg_combine(total, make_seg(values[i], is_head(keys, i)));
+    return make_prefix(total, 0);
+}
+
 /* Records of 16 or 24 bytes, 16 a step. */
-DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16)
+#define RUNS_TILE_TOTAL(u) runs_tile_total(keys, values, n, mode, u)
+DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, RUNS_TILE_TOTAL,
+                __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
+#define SCAN_BY_KEY_TILE_TOTAL(u) scan_by_key_tile_total(keys, values, n, u)
+DEFINE_LOOKBACK(scan_by_key_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, SCAN_BY_KEY_TILE_TOTAL,
+                __global const KEY_T *keys, __global const T *values, const ulong n)
 
 /* The one-sweep form of the runs: tile t (in start order) writes its outputs
  * after those of the tiles before it, its runs continued from theirs. */
@@ -545,7 +568,7 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
     const prefix total = runs_fold(keys, values, base, end, n, mode);
-    const prefix carry = runs_lookback_prefix(lookback, t, total, stamp, &walk);
+    const prefix carry = runs_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, mode);
     runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);
     const ulong outputs = carry.count + total.count;
 #else
@@ -554,7 +577,8 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     const part before =
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
     const prefix carry =
-        runs_lookback_prefix(lookback, t, make_prefix(part_seg(total), part_count(total)), stamp, &walk);
+        runs_lookback_prefix(lookback, t, make_prefix(part_seg(total), part_count(total)), stamp, &walk, keys, values,
+                             n, mode);
     write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
                 head_bits, chosen_bits, stage, keys_out, values_out);
     const ulong outputs = carry.count + part_count(total);
@@ -572,17 +596,15 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
                        int exclusive)
 {
     __local uint ticket;
-    __local runs_lookback_scratch walk;
+    __local scan_by_key_lookback_scratch walk;
     ulong base, end;
     const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
     keys += keys_offset;
     values += values_offset;
     dst += dst_offset;
 #if WG == 1
-    seg total = NO_SEG;
-    for (ulong i = base; i < end; i++)
-        total = seg_combine(total, make_seg(values[i], is_head(keys, i)));
-    const prefix carry = runs_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk);
+    const prefix carry = scan_by_key_lookback_prefix(lookback, t, scan_by_key_tile_total(keys, values, n, t), stamp,
+                                                     &walk, keys, values, n);
     scan_by_key_run(keys, values, dst, base, end, carry.s.value, exclusive);
 #else
     __local T tile[PADDED_TILE];
@@ -590,7 +612,7 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
     __local seg sums[WG];
     seg total;
     const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
-    const seg carried = runs_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk).s;
+    const seg carried = scan_by_key_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk, keys, values, n).s;
     rescan_pairs(seg_combine(make_seg(carried.value, 0u), before), exclusive, tile, heads);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);

@@ -504,8 +504,18 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
 #endif
 
 #if defined(STATUS_STORE64) && !defined(SECOND_KIND) /* a three-way partition runs multi-pass */
+/* Tile u's kept elements in a loop: the look-back's fallback. */
+ulong kept_in_tile(__global const T *src, __global const uchar *flags, const T value, const ulong n, const uint u)
+{
+    const ulong base = (ulong)u * TILE;
+    ulong none;
+    return count_run(src, flags, value, base, min(n, base + TILE), &none);
+}
+
 /* 16 records a step: on the H100 at 2^28 int32, 32 took 6% longer. */
-DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16)
+#define KEPT_TILE_TOTAL(u) kept_in_tile(src, flags, value, n, u)
+DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16, KEPT_TILE_TOTAL, __global const T *src,
+                __global const uchar *flags, const T value, const ulong n)
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...); its
  * kept elements land after those of the tiles before it, whose count the
@@ -528,9 +538,8 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     flags += flags_offset;
 
 #if WG == 1
-    ulong none;
-    const ulong total = count_run(src, flags, value, base, end, &none);
-    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
+    const ulong total = kept_in_tile(src, flags, value, n, t);
+    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk, src, flags, value, n);
     compact_run(src, flags, value, dst, base, end, out, tile);
 #else
     __local uint sums[SCAN_SLOTS];
@@ -538,7 +547,7 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     uchar part[ITEMS];
     uint total;
     const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, part), sums, &total);
-    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk);
+    const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk, src, flags, value, n);
     write_kept(tile, x, part, at, dst, out, total, 0, ~0ul, 0);
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)

@@ -50,6 +50,9 @@ struct clprim_context {
     int has_fp64;
     int has_int64_atomics; /* cl_khr_int64_base_atomics */
     int has_correct_divide; /* float division and sqrt can be built correctly rounded */
+    /* $CLPRIM_TEST_LOOKBACK=reversed: look-backs see their tiles in reverse
+     * start order, so only their fallback finishes them (cl/block/lookback.cl) */
+    int lookback_reversed;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */

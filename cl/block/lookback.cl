@@ -6,9 +6,13 @@
  * start, so a tile only ever waits on tiles that have already started. Each
  * tile publishes its own aggregate as soon as it has it, then looks back over
  * earlier tiles, adding aggregates until it meets a tile that published its
- * inclusive prefix, and publishes its own. The wait ends on devices that run
- * every started work-group to completion (the tuning table names them); the
- * host uses separate passes everywhere else. */
+ * inclusive prefix, and publishes its own. A tile that finds an earlier
+ * record unpublished for LOOKBACK_PATIENCE steps in a row computes that
+ * tile's total itself from the input (decoupled fallback) and goes on, so a
+ * look-back never depends on another work-group being scheduled: it ends
+ * on any device, only slower where work-groups starve. The radix sort's
+ * per-digit look-back has no fallback yet: it runs where the tuning table
+ * says every started work-group runs to completion. */
 #ifndef CLPRIM_BLOCK_LOOKBACK_CL
 #define CLPRIM_BLOCK_LOOKBACK_CL
 
@@ -31,6 +35,18 @@
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define STATUS_STORE64(p, v) atom_xchg((volatile __global ulong *)(p), (v))
 #define STATUS_LOAD64(p) atom_add((volatile __global ulong *)(p), 0ul)
+#endif
+#endif
+
+/* Look-back steps in a row that find the next earlier record unpublished
+ * before a tile computes it itself: a safety valve, not a strategy. On
+ * devices that run every started work-group, a record arrives within a few
+ * steps. */
+#ifndef LOOKBACK_PATIENCE
+#ifdef LOOKBACK_REVERSED
+#define LOOKBACK_PATIENCE 2 /* the tests: every record but tile 0's may never come */
+#else
+#define LOOKBACK_PATIENCE 64
 #endif
 #endif
 
@@ -92,22 +108,33 @@ uint lookback_ticket(__global uint *counter, __local uint *slot)
 }
 
 /* The tile of n elements this work-group takes, [*base, *end), numbered by
- * the records buffer's counter; returns its number. */
+ * the records buffer's counter; returns its number. Built with
+ * -DLOOKBACK_REVERSED (the tests' CLPRIM_TEST_LOOKBACK=reversed), the first
+ * work-group to start takes the last tile: every tile then looks back at
+ * tiles not started yet, and only the fallback lets it finish. */
 uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, ulong *base, ulong *end)
 {
+#ifdef LOOKBACK_REVERSED
+    const uint t = get_num_groups(0) - 1 - lookback_ticket((__global uint *)lookback, slot);
+#else
     const uint t = lookback_ticket((__global uint *)lookback, slot);
+#endif
     *base = (ulong)t * TILE;
     *end = min(n, *base + TILE);
     return t;
 }
 
 #ifdef STATUS_STORE64
-/* NAME_prefix(lookback, t, total, stamp, scratch) for a value type V (4 or 8
- * bytes, or a multiple of 8) combined by COMB with identity ID (left operand first: the walk
- * keeps the tiles' order), reading WIDTH earlier records a step. Called by
- * every work-item of tile t; scratch is a __local NAME_scratch of the
- * kernel's. */
-#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH)                                                   \
+/* NAME_prefix(lookback, t, total, stamp, scratch, ...) for a value type V (4
+ * or 8 bytes, or a multiple of 8) combined by COMB with identity ID (left
+ * operand first: the walk keeps the tiles' order), reading WIDTH earlier
+ * records a step. Called by every work-item of tile t; scratch is a __local
+ * NAME_scratch of the kernel's. TILE_TOTAL(u), an expression over the
+ * parameters that follow scratch (the kernel's inputs, declared in `...`),
+ * is tile u's total as that tile publishes it, computed by one work-item:
+ * the fallback. COMB must be exact (the same bits in any grouping), as every
+ * one-sweep form's operator is. */
+#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH, TILE_TOTAL, ...)                                 \
     typedef union {                                                                                 \
         V value;                                                                                    \
         uint word[RECORD_WORDS(V)];                                                                 \
@@ -118,6 +145,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         uchar flag[WIDTH]; /* 0: not published in this launch yet */                                \
         V before;                                                                                   \
         uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                  \
+        uint stalls;      /* steps in a row that found record next - 1 unpublished */               \
     } NAME##_scratch;                                                                               \
                                                                                                     \
     void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,     \
@@ -142,7 +170,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
      * inclusive record, or at one not yet published, which the next step                           \
      * reads again. */                                                                              \
     V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,        \
-                    __local NAME##_scratch *s)                                                      \
+                    __local NAME##_scratch *s, __VA_ARGS__)                                         \
     {                                                                                               \
         const uint lid = get_local_id(0);                                                           \
         const uint words = RECORD_WORDS(V);                                                         \
@@ -152,6 +180,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
             s->before = (ID);                                                                       \
             s->next = t;                                                                            \
             s->found = t == 0;                                                                      \
+            s->stalls = 0;                                                                          \
         }                                                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
         while (!s->found) {                                                                         \
@@ -185,6 +214,16 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                     used += take;                                                                   \
                     found |= take && flag == FLAG_INCLUSIVE;                                        \
                 }                                                                                   \
+                /* Fallback: tile next - 1, still unpublished after                                 \
+                 * LOOKBACK_PATIENCE fruitless steps, is combined from its input. */               \
+                const uint stalls = used ? 0 : s->stalls + 1;                                       \
+                if (!found && stalls > LOOKBACK_PATIENCE) {                                         \
+                    const uint u = next - 1;                                                        \
+                    before = COMB(TILE_TOTAL(u), before);                                           \
+                    used = 1;                                                                       \
+                    found = u == 0;                                                                 \
+                }                                                                                   \
+                s->stalls = used ? 0 : stalls;                                                      \
                 s->before = before;                                                                 \
                 s->next = next - used;                                                              \
                 s->found = found;                                                                   \

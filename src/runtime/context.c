@@ -212,6 +212,8 @@ static clprim_status finish_context(clprim_context *ctx)
     read_device_facts(ctx);
     ctx->default_tuning = clprim_default_tuning(ctx);
     ctx->tuning = ctx->default_tuning;
+    const char *lookback = getenv("CLPRIM_TEST_LOOKBACK");
+    ctx->lookback_reversed = lookback && !strcmp(lookback, "reversed");
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
         clprim_status s = clprim_parse_tuning(ctx, env, &ctx->default_tuning, &ctx->tuning);
