@@ -618,6 +618,17 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
 
 /* ---- One sweep ---- */
 
+/* The keys of digit d among the tile of keys [base, min(n, base + TILE)): the
+ * look-back's fallback, by one work-item. */
+uint tile_digit_count(__global const key_t *src, const ulong base, const ulong n, const uint d, const uint shift,
+                      const uint mask, const uint descending)
+{
+    uint count = 0;
+    for (ulong i = base; i < min(n, base + TILE); i++)
+        count += digit_of(src[i], shift, mask, descending) == d;
+    return count;
+}
+
 /* One launch per portion of the keys: tile t of the portion (numbered in the
  * order the work-groups start, by lookback_ticket on status[0]) is keys
  * [portion_begin + t * TILE, ...). Each tile publishes, per digit, its own
@@ -666,8 +677,10 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
             /* Tiles u - 1, u - 2, ... are still to add. LOOKBACK of them are
              * read at once, so that their loads are in flight together; the
              * walk stops at the first that holds an inclusive count (tile 0
-             * always does) and waits at one that holds nothing yet. */
-            uint u = t;
+             * always does) and waits at one that holds nothing yet, for
+             * LOOKBACK_PATIENCE reads, then counts that tile's keys of the
+             * digit itself (block/lookback.cl's fallback). */
+            uint u = t, stalls = 0;
             for (;;) {
                 uint seen[LOOKBACK];
                 for (uint w = 0; w < LOOKBACK; w++)
@@ -682,6 +695,14 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
                 if (found)
                     break;
                 u -= w;
+                stalls = w ? 0 : stalls + 1;
+                if (stalls > LOOKBACK_PATIENCE) {
+                    u--;
+                    before += tile_digit_count(src, portion_begin + (ulong)u * TILE, n, d, shift, mask, descending);
+                    stalls = 0;
+                    if (u == 0)
+                        break;
+                }
             }
             STATUS_STORE(mine, STATUS_INCLUSIVE | (before + digit_end[d] - digit_first[d]));
         }

@@ -224,11 +224,13 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  *                     the data once (a sort pass, a scan, a compaction) in one
  *                     launch: each tile, numbered in the order work-groups
  *                     start, waits for the results of the tiles started before
- *                     it, so it needs a device that runs every started
- *                     work-group to completion: the table names it for NVIDIA
- *                     GPUs only. Elsewhere it also needs 64-bit atomics
- *                     (cl_khr_int64_base_atomics), without which scan and
- *                     compaction run multi-pass. The scan takes one-sweep only
+ *                     it, and computes from the input itself any that does not
+ *                     come (decoupled fallback), so it ends on every device.
+ *                     The table names it where it is the faster form: NVIDIA
+ *                     GPUs (on PoCL's CPU device it took 2 to 3 times the
+ *                     multi-pass time, the sort 12 times). Elsewhere it also
+ *                     needs 64-bit atomics (cl_khr_int64_base_atomics),
+ *                     without which scan and compaction run multi-pass. The scan takes one-sweep only
  *                     for built-in operators that give the same bits in any
  *                     grouping (integer SUM, MIN and MAX; float MIN and MAX);
  *                     float sums and callers' operators keep the multi-pass

@@ -11,8 +11,7 @@
  * tile's total itself from the input (decoupled fallback) and goes on, so a
  * look-back never depends on another work-group being scheduled: it ends
  * on any device, only slower where work-groups starve. The radix sort's
- * per-digit look-back has no fallback yet: it runs where the tuning table
- * says every started work-group runs to completion. */
+ * per-digit look-back (cl/radix_sort.cl) falls back the same way. */
 #ifndef CLPRIM_BLOCK_LOOKBACK_CL
 #define CLPRIM_BLOCK_LOOKBACK_CL
 
@@ -94,31 +93,31 @@
 /* This work-group's tile number from the counter (a records buffer's word 0,
  * or the radix sort's own). The work-group that takes the last one sets the
  * counter back to zero for the next launch (every other has taken its own by
- * then). slot: one local word. */
+ * then). slot: one local word. Built with -DLOOKBACK_REVERSED (the tests'
+ * CLPRIM_TEST_LOOKBACK=reversed), the first work-group to start takes the
+ * last tile: every tile then looks back at tiles not started yet, and only
+ * the fallback lets it finish. */
 uint lookback_ticket(__global uint *counter, __local uint *slot)
 {
     if (get_local_id(0) == 0) {
         const uint t = atomic_inc(counter);
         if (t == get_num_groups(0) - 1)
             atomic_xchg(counter, 0u);
+#ifdef LOOKBACK_REVERSED
+        *slot = get_num_groups(0) - 1 - t;
+#else
         *slot = t;
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     return *slot;
 }
 
 /* The tile of n elements this work-group takes, [*base, *end), numbered by
- * the records buffer's counter; returns its number. Built with
- * -DLOOKBACK_REVERSED (the tests' CLPRIM_TEST_LOOKBACK=reversed), the first
- * work-group to start takes the last tile: every tile then looks back at
- * tiles not started yet, and only the fallback lets it finish. */
+ * the records buffer's counter; returns its number. */
 uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, ulong *base, ulong *end)
 {
-#ifdef LOOKBACK_REVERSED
-    const uint t = get_num_groups(0) - 1 - lookback_ticket((__global uint *)lookback, slot);
-#else
     const uint t = lookback_ticket((__global uint *)lookback, slot);
-#endif
     *base = (ulong)t * TILE;
     *end = min(n, *base + TILE);
     return t;

@@ -1,8 +1,8 @@
 /* By key: scan by key, reduce by key, run-length encoding (of every run and
  * of the non-trivial ones), unique and unique by key, over segments (runs of
  * equal consecutive keys). One agent (cl/by_key.cl) in the scan's two forms:
- *   one-sweep (exact operators, devices that run every started work-group to
- *   completion): one launch, each tile looking back at the tiles before it;
+ *   one-sweep (exact operators, where the tuning names it): one launch, each
+ *   tile looking back at the tiles before it;
  *   multi-pass: each work-group folds its chunk to a part (pass 1), one
  *   work-item scans the parts into seeds (pass 2), each work-group scans or
  *   writes its chunk from its seed (pass 3).

@@ -1,7 +1,6 @@
 /* Scan, in the tuning's form.
- * One-sweep (exact operators, devices that run every started work-group to
- * completion): one launch of scan_tiles, each tile looking back at earlier
- * ones (cl/block/lookback.cl).
+ * One-sweep (exact operators, where the tuning names it): one launch of
+ * scan_tiles, each tile looking back at earlier ones (cl/block/lookback.cl).
  * Multi-pass, the multi-work-group algorithm (README, "How it works"):
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
  *   2. when G partials do not fit one tile, they are scanned (exclusive) the
