@@ -8,9 +8,10 @@
 /* Folds (b, ib) into (*a, *ia). */
 void take(T *a, ulong *ia, const T b, const ulong ib)
 {
-    const ulong2 winner = arg_take(arg_pair(*a, *ia), arg_pair(b, ib));
-    *a = arg_value(winner);
-    *ia = winner.y;
+    if (arg_wins(b, ib, *a, *ia)) {
+        *a = b;
+        *ia = ib;
+    }
 }
 
 /* Work-group g folds elements [g * chunk, min(n, (g + 1) * chunk)) of src into
