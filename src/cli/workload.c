@@ -1974,6 +1974,249 @@ static double search_bytes(const workload *w)
 static const workload_kind search = {"search", search_prepare, search_run, search_cpu, whole_output_check,
                                      search_bytes, sortable, search_openmp, "search", 0};
 
+/* ---- Delta packing: keys sorted as a sorted slice would be (each the one
+ * before plus a random gap, mean 2^bits / n), packed (`delta-pack`) and
+ * unpacked (`delta-unpack`). The C loops write clprim.h's packed form a
+ * block at a time through a 64-bit bit buffer. ---- */
+
+#define DELTA_HEADER 6 /* words a block's header takes */
+
+/* The packed form's place: its size (a cl_ulong) in words 0 and 1, then the words. */
+#define DELTA_AT 2
+
+static uint64_t delta_mask(size_t elem)
+{
+    return elem == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * elem)) - 1;
+}
+
+static uint64_t delta_element(const workload *w, size_t i)
+{
+    uint64_t x = 0;
+    memcpy(&x, (const unsigned char *)w->in + i * w->elem, w->elem); /* little-endian hosts */
+    return x;
+}
+
+/* The difference of element i from the one before, signed in the type's bits. */
+static int64_t delta_difference(const workload *w, size_t i)
+{
+    const unsigned bits = 8 * (unsigned)w->elem;
+    const uint64_t d = (delta_element(w, i) - delta_element(w, i - 1)) & delta_mask(w->elem);
+    return bits == 64 ? (int64_t)d : (int64_t)(d << (64 - bits)) >> (64 - bits);
+}
+
+typedef struct {
+    uint64_t step; /* the block's smallest difference, in the type's bits */
+    unsigned width;
+    size_t words;  /* its differences' words */
+} delta_block;
+
+static delta_block delta_measure(const workload *w, size_t b)
+{
+    const size_t first = b * CLPRIM_DELTA_BLOCK, end = w->n - first < CLPRIM_DELTA_BLOCK ? w->n : first + CLPRIM_DELTA_BLOCK;
+    int64_t low = end - first > 1 ? delta_difference(w, first + 1) : 0, high = low;
+    for (size_t i = first + 2; i < end; i++) {
+        const int64_t d = delta_difference(w, i);
+        low = d < low ? d : low;
+        high = d > high ? d : high;
+    }
+    const uint64_t spread = ((uint64_t)high - (uint64_t)low) & delta_mask(w->elem);
+    unsigned width = 0;
+    while (width < 64 && spread >> width)
+        width++;
+    return (delta_block){(uint64_t)low & delta_mask(w->elem), width, ((end - first) * width + 31) / 32};
+}
+
+/* Block b's header and words into packed (its headers from word 0), its words from `start`. */
+static void delta_write(const workload *w, size_t b, const delta_block *k, size_t start, uint32_t *packed)
+{
+    const size_t blocks = (w->n + CLPRIM_DELTA_BLOCK - 1) / CLPRIM_DELTA_BLOCK, first = b * CLPRIM_DELTA_BLOCK;
+    const size_t end = w->n - first < CLPRIM_DELTA_BLOCK ? w->n : first + CLPRIM_DELTA_BLOCK;
+    const uint64_t x0 = delta_element(w, first), mask = delta_mask(w->elem);
+    uint32_t *header = packed + DELTA_HEADER * b, *out = packed + DELTA_HEADER * blocks + start;
+    header[0] = (uint32_t)x0, header[1] = (uint32_t)(x0 >> 32);
+    header[2] = (uint32_t)k->step, header[3] = (uint32_t)(k->step >> 32);
+    header[4] = (uint32_t)start, header[5] = (uint32_t)k->width << 24 | (uint32_t)(start >> 32);
+    uint64_t buffer = 0; /* bits not yet written, the oldest lowest */
+    unsigned held = 0;
+    for (size_t i = first; i < end; i++) {
+        const uint64_t v = i == first ? 0 : (delta_element(w, i) - delta_element(w, i - 1) - k->step) & mask;
+        if (k->width == 0)
+            continue;
+        buffer |= v << held;
+        if (held + k->width >= 64) { /* flush 64 bits: what did not fit follows */
+            *out++ = (uint32_t)buffer, *out++ = (uint32_t)(buffer >> 32);
+            buffer = held ? v >> (64 - held) : 0;
+            held = held + k->width - 64;
+        } else {
+            held += k->width;
+        }
+    }
+    for (; held > 0; held = held > 32 ? held - 32 : 0, buffer >>= 32)
+        *out++ = (uint32_t)buffer;
+}
+
+static size_t delta_blocks(const workload *w)
+{
+    return (w->n + CLPRIM_DELTA_BLOCK - 1) / CLPRIM_DELTA_BLOCK;
+}
+
+/* The whole packed form into packed (DELTA_AT words after its size); returns its words. */
+static size_t delta_pack_loop(const workload *w, uint32_t *packed)
+{
+    size_t start = 0;
+    for (size_t b = 0; b < delta_blocks(w); b++) {
+        const delta_block k = delta_measure(w, b);
+        delta_write(w, b, &k, start, packed + DELTA_AT);
+        start += k.words;
+    }
+    const uint64_t words = DELTA_HEADER * delta_blocks(w) + start;
+    memcpy(packed, &words, sizeof words);
+    return (size_t)words;
+}
+
+static int delta_prepare_keys(workload *w)
+{
+    const uint64_t top = delta_mask(w->elem), gap = w->n ? top / w->n : 0;
+    uint64_t state = first_state(0xD1B54A32D192ED03ull), key = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        memcpy((unsigned char *)w->in + i * w->elem, &key, w->elem);
+        key += gap ? next_random(&state) % (2 * gap) : 0; /* mean gap: top / n; never past top */
+    }
+    return upload(w);
+}
+
+static int delta_pack_prepare(workload *w)
+{
+    return delta_prepare_keys(w) &&
+           device_output(w, (DELTA_AT + clprim_delta_packed_room(w->type, w->n)) * sizeof(cl_uint));
+}
+
+static clprim_status delta_pack_run(workload *w)
+{
+    return clprim_delta_pack(w->ctx, w->type, w->in_buf, 0, w->n, w->out_buf, DELTA_AT, w->out_buf, 0, 0, NULL,
+                             NULL);
+}
+
+static void delta_pack_cpu(workload *w)
+{
+    w->count = delta_pack_loop(w, w->expect);
+}
+
+/* The blocks measured, then written, each over the threads; the starts in between. */
+static void delta_pack_openmp(workload *w)
+{
+    const size_t blocks = delta_blocks(w);
+    delta_block *k = malloc((blocks ? blocks : 1) * sizeof *k);
+    size_t *start = malloc((blocks + 1) * sizeof *start);
+    if (!k || !start) {
+        free(k), free(start);
+        return;
+    }
+    _Pragma("omp parallel for schedule(static)") for (size_t b = 0; b < blocks; b++) k[b] = delta_measure(w, b);
+    start[0] = 0;
+    for (size_t b = 0; b < blocks; b++)
+        start[b + 1] = start[b] + k[b].words;
+    _Pragma("omp parallel for schedule(static)") for (size_t b = 0; b < blocks; b++)
+        delta_write(w, b, &k[b], start[b], (uint32_t *)w->expect + DELTA_AT);
+    const uint64_t words = DELTA_HEADER * blocks + start[blocks];
+    memcpy(w->expect, &words, sizeof words);
+    w->count = (size_t)words;
+    free(k);
+    free(start);
+}
+
+/* The size, then the packed words it counts. */
+static int delta_pack_check(workload *w, char *why, size_t size)
+{
+    uint64_t got = 0, want = 0;
+    memcpy(&got, w->out, sizeof got);
+    memcpy(&want, w->expect, sizeof want);
+    if (got != want) {
+        snprintf(why, size, "the packed size is %llu words, the C loop's %llu", (unsigned long long)got,
+                 (unsigned long long)want);
+        return 0;
+    }
+    return same_bytes(w, (DELTA_AT + (size_t)want) * sizeof(cl_uint), why, size);
+}
+
+/* The keys read, their packed words written (the C loop's count, or the room before it ran). */
+static double delta_bytes(const workload *w)
+{
+    const size_t words = w->count ? w->count : clprim_delta_packed_room(w->type, w->n);
+    return (double)w->in_bytes + (double)words * sizeof(cl_uint);
+}
+
+static int delta_unpack_prepare(workload *w)
+{
+    if (!delta_prepare_keys(w) || !device_output(w, w->in_bytes))
+        return 0;
+    uint32_t *packed = malloc((DELTA_AT + clprim_delta_packed_room(w->type, w->n)) * sizeof *packed);
+    if (!packed)
+        return 0;
+    w->count = delta_pack_loop(w, packed);
+    cl_int err;
+    w->aux_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                (DELTA_AT + w->count) * sizeof *packed, packed, &err);
+    w->scratch = packed;
+    return err == CL_SUCCESS;
+}
+
+static clprim_status delta_unpack_run(workload *w)
+{
+    return clprim_delta_unpack(w->ctx, w->type, w->aux_buf, DELTA_AT, w->count, w->n, w->out_buf, 0, 0, NULL, NULL);
+}
+
+/* The elements of blocks [from, to) from the host's packed form. */
+static void delta_unpack_loop(workload *w, size_t from, size_t to)
+{
+    const uint32_t *packed = (const uint32_t *)w->scratch + DELTA_AT;
+    const size_t data = DELTA_HEADER * delta_blocks(w);
+    const uint64_t mask = delta_mask(w->elem);
+    for (size_t b = from; b < to; b++) {
+        const uint32_t *header = packed + DELTA_HEADER * b;
+        const uint64_t step = header[2] | (uint64_t)header[3] << 32;
+        const unsigned width = header[5] >> 24;
+        const uint64_t value_mask = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+        const uint32_t *in = packed + data + (header[4] | (uint64_t)(header[5] & 0xffffff) << 32);
+        const size_t first = b * CLPRIM_DELTA_BLOCK;
+        const size_t count = w->n - first < CLPRIM_DELTA_BLOCK ? w->n - first : CLPRIM_DELTA_BLOCK;
+        const size_t words = (count * width + 31) / 32;
+        uint64_t x = header[0] | (uint64_t)header[1] << 32;
+        for (size_t j = 0; j < count; j++) {
+            const size_t bit = j * width, q = bit / 32;
+            const unsigned shift = (unsigned)(bit % 32);
+            uint64_t v = (q < words ? in[q] : 0) | (q + 1 < words ? (uint64_t)in[q + 1] << 32 : 0);
+            v >>= shift;
+            if (shift + width > 64)
+                v |= (uint64_t)in[q + 2] << (64 - shift);
+            x += j ? step + (v & value_mask) : (v & value_mask);
+            const uint64_t bits = x & mask;
+            memcpy((unsigned char *)w->expect + (first + j) * w->elem, &bits, w->elem);
+        }
+    }
+}
+
+static void delta_unpack_cpu(workload *w)
+{
+    delta_unpack_loop(w, 0, delta_blocks(w));
+}
+
+static void delta_unpack_openmp(workload *w)
+{
+    _Pragma("omp parallel") {
+        size_t begin, end;
+        thread_slice(delta_blocks(w), &begin, &end);
+        delta_unpack_loop(w, begin, end);
+    }
+}
+
+static const workload_kind delta_pack = {"delta-pack",       delta_pack_prepare, delta_pack_run, delta_pack_cpu,
+                                         delta_pack_check,   delta_bytes,        NULL,           delta_pack_openmp,
+                                         "delta",            0};
+static const workload_kind delta_unpack = {"delta-unpack",     delta_unpack_prepare, delta_unpack_run, delta_unpack_cpu,
+                                           whole_output_check, delta_bytes,          NULL,             delta_unpack_openmp,
+                                           "delta",            0};
+
 /* ---- Box sort: particles uniform in a grid of 32 x 32 x 32 unit boxes ---- */
 
 #define BOX_DIM 32
@@ -2229,7 +2472,7 @@ const workload_kind *const workload_kinds[] = {
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
     &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
     &top_k, &segmented_argmin, &histogram_rgba, &histogram_rgb_range, &segmented_sort_keys,
-    &segmented_sort_pairs, NULL};
+    &segmented_sort_pairs, &delta_pack, &delta_unpack, NULL};
 
 const workload_kind *const workload_photo_kinds[] = {&photo_threshold, &photo_otsu, &photo_kmeans, NULL};
 
