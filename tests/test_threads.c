@@ -195,6 +195,14 @@ static clprim_status call_histogram_channels(clprim_context *c)
 {
     return clprim_histogram_channels(c, NULL, 0, 1, 1, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL);
 }
+static clprim_status call_delta_pack(clprim_context *c)
+{
+    return clprim_delta_pack(c, CLPRIM_UINT32, NULL, 0, 1, NULL, 0, NULL, 0, 0, NULL, NULL);
+}
+static clprim_status call_delta_unpack(clprim_context *c)
+{
+    return clprim_delta_unpack(c, CLPRIM_UINT32, NULL, 0, 6, 1, NULL, 0, 0, NULL, NULL);
+}
 static clprim_status call_pinned_host(clprim_context *c)
 {
     void *host;
@@ -234,6 +242,8 @@ static const struct {
     {"clprim_segmented_reduce_index", call_segmented_reduce_index},
     {"clprim_histogram_channels", call_histogram_channels},
     {"clprim_pinned_host", call_pinned_host},
+    {"clprim_delta_pack", call_delta_pack},
+    {"clprim_delta_unpack", call_delta_unpack},
 };
 
 /* A thread that holds the context the way a long public call does, and makes
