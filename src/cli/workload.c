@@ -1991,9 +1991,11 @@ static uint64_t delta_mask(size_t elem)
 
 static uint64_t delta_element(const workload *w, size_t i)
 {
-    uint64_t x = 0;
-    memcpy(&x, (const unsigned char *)w->in + i * w->elem, w->elem); /* little-endian hosts */
-    return x;
+    switch (w->elem) { /* one branch the loops predict, not a memcpy call per element */
+    case 1: return ((const uint8_t *)w->in)[i];
+    case 4: return ((const uint32_t *)w->in)[i];
+    default: return ((const uint64_t *)w->in)[i];
+    }
 }
 
 /* The difference of element i from the one before, signed in the type's bits. */
