@@ -542,11 +542,12 @@ prefix scan_by_key_tile_total(__global const KEY_T *keys, __global const T *valu
 
 /* Records of 16 or 24 bytes, 16 a step. */
 #define RUNS_TILE_TOTAL(u) runs_tile_total(keys, values, n, mode, u)
-DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, RUNS_TILE_TOTAL,
+DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, 1, RUNS_TILE_TOTAL,
                 __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
 #define SCAN_BY_KEY_TILE_TOTAL(u) scan_by_key_tile_total(keys, values, n, u)
-DEFINE_LOOKBACK(scan_by_key_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, SCAN_BY_KEY_TILE_TOTAL,
-                __global const KEY_T *keys, __global const T *values, const ulong n)
+DEFINE_LOOKBACK(scan_by_key_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, !in_place,
+                SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
+                const int in_place)
 
 /* The one-sweep form of the runs: tile t (in start order) writes its outputs
  * after those of the tiles before it, its runs continued from theirs. */
@@ -604,7 +605,7 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
     dst += dst_offset;
 #if WG == 1
     const prefix carry = scan_by_key_lookback_prefix(lookback, t, scan_by_key_tile_total(keys, values, n, t), stamp,
-                                                     &walk, keys, values, n);
+                                                     &walk, keys, values, n, values == dst);
     scan_by_key_run(keys, values, dst, base, end, carry.s.value, exclusive);
 #else
     __local T tile[PADDED_TILE];
@@ -612,7 +613,8 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
     __local seg sums[WG];
     seg total;
     const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
-    const seg carried = scan_by_key_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk, keys, values, n).s;
+    const seg carried =
+        scan_by_key_lookback_prefix(lookback, t, make_prefix(total, 0), stamp, &walk, keys, values, n, values == dst).s;
     rescan_pairs(seg_combine(make_seg(carried.value, 0u), before), exclusive, tile, heads);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);

@@ -514,7 +514,7 @@ ulong kept_in_tile(__global const T *src, __global const uchar *flags, const T v
 
 /* 16 records a step: on the H100 at 2^28 int32, 32 took 6% longer. */
 #define KEPT_TILE_TOTAL(u) kept_in_tile(src, flags, value, n, u)
-DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16, KEPT_TILE_TOTAL, __global const T *src,
+DEFINE_LOOKBACK(kept_lookback, ulong, ADD, 0ul, 16, 1, KEPT_TILE_TOTAL, __global const T *src,
                 __global const uchar *flags, const T value, const ulong n)
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...); its

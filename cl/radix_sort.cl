@@ -679,7 +679,8 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
              * walk stops at the first that holds an inclusive count (tile 0
              * always does) and waits at one that holds nothing yet, for
              * LOOKBACK_PATIENCE reads, then counts that tile's keys of the
-             * digit itself (block/lookback.cl's fallback). */
+             * digit itself (block/lookback.cl's fallback; a pass never writes
+             * the buffer it reads, so those keys are still there). */
             uint u = t, stalls = 0;
             for (;;) {
                 uint seen[LOOKBACK];

@@ -130,7 +130,8 @@ T tile_total(__global const T *src, const ulong n, const uint u)
 
 /* 32 records a step: on the H100 at 2^28 int32, 16 took 1.4% longer. */
 #define SCAN_TILE_TOTAL(u) tile_total(src, n, u)
-DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32, SCAN_TILE_TOTAL, __global const T *src, const ulong n)
+DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32, !in_place, SCAN_TILE_TOTAL, __global const T *src,
+                const ulong n, const int in_place)
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...). The
  * tile's own total is published before its look-back and the combination up
@@ -153,7 +154,7 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
 #if WG == 1
     /* The CPU shape: the tile's total, then its scan from the tiles' prefix
      * (the second read comes from the cache). */
-    const T prefix = scan_lookback_prefix(lookback, t, tile_total(src, n, t), stamp, &walk, src, n);
+    const T prefix = scan_lookback_prefix(lookback, t, tile_total(src, n, t), stamp, &walk, src, n, src == dst);
     scan_run(src, dst, base, end, seed_carry(seed, seeded, t == 0, prefix), exclusive);
 #else
     __local T tile[PADDED_TILE];
@@ -162,7 +163,7 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
     T total;
     const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
-    const T carry = seed_carry(seed, seeded, t == 0, scan_lookback_prefix(lookback, t, total, stamp, &walk, src, n));
+    const T carry = seed_carry(seed, seeded, t == 0, scan_lookback_prefix(lookback, t, total, stamp, &walk, src, n, src == dst));
     rescan_items(COMBINE(carry, before), exclusive, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);

@@ -576,6 +576,11 @@ clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, c
 /* The tuning asks for the one-sweep form, the device can publish its 64-bit
  * status words, and the tile leaves room for the look-back's window. */
 int clprim_one_sweep_available(const clprim_context *ctx);
+/* Whether a one-sweep launch that writes its input in place may run: its
+ * look-back cannot fall back (an earlier tile may be overwriting the input
+ * it would read), so it must wait, which ends only on devices that run every
+ * started work-group to completion. */
+int clprim_one_sweep_in_place(const clprim_context *ctx);
 /* A built-in operator that gives the same bits in any grouping, so the
  * timing of a look-back cannot change the result. */
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c);

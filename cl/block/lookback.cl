@@ -96,7 +96,8 @@
  * then). slot: one local word. Built with -DLOOKBACK_REVERSED (the tests'
  * CLPRIM_TEST_LOOKBACK=reversed), the first work-group to start takes the
  * last tile: every tile then looks back at tiles not started yet, and only
- * the fallback lets it finish. */
+ * the fallback lets it finish (so the tests run no in-place scan so, which
+ * has none). */
 uint lookback_ticket(__global uint *counter, __local uint *slot)
 {
     if (get_local_id(0) == 0) {
@@ -131,9 +132,13 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
  * NAME_scratch of the kernel's. TILE_TOTAL(u), an expression over the
  * parameters that follow scratch (the kernel's inputs, declared in `...`),
  * is tile u's total as that tile publishes it, computed by one work-item:
- * the fallback. COMB must be exact (the same bits in any grouping), as every
- * one-sweep form's operator is. */
-#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH, TILE_TOTAL, ...)                                 \
+ * the fallback, taken where FALLS_BACK (an expression over the same) holds.
+ * A launch that writes its input in place may not read an earlier tile's
+ * input, which that tile may be overwriting: it waits instead, and runs
+ * only where every started work-group finishes (the host sees to it).
+ * COMB must be exact (the same bits in any grouping), as every one-sweep
+ * form's operator is. */
+#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH, FALLS_BACK, TILE_TOTAL, ...)                     \
     typedef union {                                                                                 \
         V value;                                                                                    \
         uint word[RECORD_WORDS(V)];                                                                 \
@@ -159,6 +164,18 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         const ulong header = (ulong)(stamp << 2 | flag) << 32;                                      \
         for (uint i = 0; i < words; i++)                                                            \
             STATUS_STORE64(record + i, header | bits.word[i]);                                      \
+    }                                                                                               \
+                                                                                                    \
+    /* Whether any word of a record shows this launch's inclusive prefix: its                       \
+     * tile may be writing its outputs (which follow that record) by now. */                        \
+    int NAME##_may_have_written(__global ulong *record, const uint stamp)                           \
+    {                                                                                               \
+        ulong word[RECORD_WORDS(V)];                                                                \
+        STATUS_LOAD_RECORD(record, RECORD_WORDS(V), word);                                          \
+        int closed = 0;                                                                             \
+        for (uint i = 0; i < RECORD_WORDS(V); i++)                                                  \
+            closed |= (uint)(word[i] >> 32) == (stamp << 2 | FLAG_INCLUSIVE);                       \
+        return closed;                                                                              \
     }                                                                                               \
                                                                                                     \
     /* Publishes tile t's total, finds the combination of the tiles before it                       \
@@ -214,13 +231,20 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                     found |= take && flag == FLAG_INCLUSIVE;                                        \
                 }                                                                                   \
                 /* Fallback: tile next - 1, still unpublished after                                 \
-                 * LOOKBACK_PATIENCE fruitless steps, is combined from its input. */               \
+                 * LOOKBACK_PATIENCE fruitless steps, is combined from its input,                   \
+                 * unless it has begun to publish its inclusive prefix by the time that             \
+                 * is read: until then it writes no output, so what was read is its                 \
+                 * input even in place. Else the next step reads its record. */                     \
                 const uint stalls = used ? 0 : s->stalls + 1;                                       \
-                if (!found && stalls > LOOKBACK_PATIENCE) {                                         \
+                if (!found && stalls > LOOKBACK_PATIENCE && (FALLS_BACK)) {                         \
                     const uint u = next - 1;                                                        \
-                    before = COMB(TILE_TOTAL(u), before);                                           \
-                    used = 1;                                                                       \
-                    found = u == 0;                                                                 \
+                    const V computed = TILE_TOTAL(u);                                               \
+                    mem_fence(CLK_GLOBAL_MEM_FENCE);                                                \
+                    if (!NAME##_may_have_written(records + (ulong)u * words, stamp)) {              \
+                        before = COMB(computed, before);                                            \
+                        used = 1;                                                                   \
+                        found = u == 0;                                                             \
+                    }                                                                               \
                 }                                                                                   \
                 s->stalls = used ? 0 : stalls;                                                      \
                 s->before = before;                                                                 \
@@ -232,6 +256,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         const V before = s->before;                                                                 \
         if (lid == 0 && t > 0)                                                                      \
             NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);                \
+        mem_fence(CLK_GLOBAL_MEM_FENCE); /* the records before the outputs, for fallbacks */        \
         return before;                                                                              \
     }
 #endif

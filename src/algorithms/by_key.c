@@ -97,7 +97,8 @@ static void plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const
         return;
     const cl_ulong count = n;
     const cl_int excl = exclusive != 0;
-    const size_t tiles = one_sweep_tiles(ctx, &shape, value, c, 1, n);
+    const int in_place = values == dst && values_offset == dst_offset;
+    const size_t tiles = in_place && !clprim_one_sweep_in_place(ctx) ? 0 : one_sweep_tiles(ctx, &shape, value, c, 1, n);
     if (tiles) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, by_key_cl, "scan_by_key_tiles", tiles, CLPRIM_ARG(keys),
                                               CLPRIM_ARG(keys_offset), CLPRIM_ARG(values), CLPRIM_ARG(values_offset),

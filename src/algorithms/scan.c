@@ -97,7 +97,9 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
     const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
     const size_t tiles = clprim_one_sweep_tiles(&sweep_shape, n);
     clprim_program program;
-    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && tiles) {
+    const int in_place = src == dst && src_offset == dst_offset;
+    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && tiles &&
+        (!in_place || clprim_one_sweep_in_place(ctx))) {
         /* One sweep: a tile a work-group, and the records they exchange. */
         clprim_combine_program(ctx, &program, plan->purpose, "scan.cl", &sweep_shape, type, c);
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "scan_tiles", tiles,

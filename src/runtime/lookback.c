@@ -8,6 +8,15 @@ int clprim_one_sweep_available(const clprim_context *ctx)
            clprim_local_bytes_needed(&ctx->tuning) + CLPRIM_LOOKBACK_LOCAL_BYTES <= ctx->local_mem_size;
 }
 
+int clprim_one_sweep_in_place(const clprim_context *ctx)
+{
+    /* Devices that run every started work-group to completion: those the
+     * table names one-sweep for (NVIDIA GPUs), and CPUs, which run a
+     * work-group as a loop on one thread. */
+    return clprim_one_sweep_available(ctx) &&
+           (ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP || (ctx->device_type & CL_DEVICE_TYPE_CPU));
+}
+
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c)
 {
     /* Where a look-back stops depends on timing, and so would the grouping of
