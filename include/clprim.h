@@ -225,7 +225,9 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  *                     launch: each tile, numbered in the order work-groups
  *                     start, waits for the results of the tiles started before
  *                     it, and computes from the input itself any that does not
- *                     come (decoupled fallback), so it ends on every device.
+ *                     come (decoupled fallback), so it ends on every device
+ *                     (a scan in place, which cannot fall back, runs
+ *                     multi-pass where started work-groups may starve).
  *                     The table names it where it is the faster form: NVIDIA
  *                     GPUs (on PoCL's CPU device it took 2 to 3 times the
  *                     multi-pass time, the sort 12 times). Elsewhere it also
