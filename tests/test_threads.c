@@ -487,12 +487,28 @@ START_TEST(messages_without_context_are_per_thread)
 }
 END_TEST
 
+/* Every entry point refuses a NULL context with its own name, on this
+ * thread's message. */
+START_TEST(every_entry_point_refuses_no_context)
+{
+    for (size_t i = 0; i < sizeof entry_points / sizeof entry_points[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "%s: ctx is NULL", entry_points[i].name);
+        const clprim_status s = entry_points[i].call(NULL);
+        ck_assert_msg(s == CLPRIM_INVALID_ARGUMENT, "%s without a context: %s", entry_points[i].name,
+                      clprim_status_name(s));
+        ck_assert_str_eq(clprim_last_error(NULL), want);
+    }
+}
+END_TEST
+
 static Suite *threads_suite(void)
 {
     Suite *s = suite_create("threads");
     TCase *tc = tcase_create("threads");
     tcase_add_test(tc, create_at_once_in_fresh_processes);
     tcase_add_test(tc, busy_context_is_refused);
+    tcase_add_test(tc, every_entry_point_refuses_no_context);
     tcase_add_test(tc, racing_threads_get_right_results_or_busy);
     tcase_add_test(tc, messages_without_context_are_per_thread);
     suite_add_tcase(s, tc);
