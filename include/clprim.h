@@ -844,14 +844,15 @@ CLPRIM_API clprim_status clprim_adjacent_difference(clprim_context *ctx, clprim_
 
 /* The most cl_uint words clprim_delta_pack writes for n elements of t: 7 a
  * block (its header and a partly filled last word) and n times t's bits
- * over 32. 0 for an unknown type. */
+ * over 32, rounded up. 0 for an unknown type; SIZE_MAX when that many words
+ * would overflow a size_t. */
 CLPRIM_API size_t clprim_delta_packed_room(clprim_type t, size_t n);
 
 /* Packs src[src_offset .. + n) (elements of t) into packed from word
  * packed_offset, and writes the number of words it took (a cl_ulong, at
  * most clprim_delta_packed_room(t, n)) to size[size_offset] unless size is
  * NULL. packed must have room for clprim_delta_packed_room(t, n) words
- * (CLPRIM_BUFFER_TOO_SMALL) and may meet neither src nor size
+ * (CLPRIM_BUFFER_TOO_SMALL); src, packed and size may not meet
  * (CLPRIM_INVALID_ARGUMENT). Enqueues only; the same words on every run and
  * device. n == 0 writes nothing but a size of 0.
  * Work: the input read twice (each block's width, then the packing) and a
