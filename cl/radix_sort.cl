@@ -697,7 +697,7 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
                     break;
                 u -= w;
                 stalls = w ? 0 : stalls + 1;
-                if (stalls > LOOKBACK_PATIENCE) {
+                if (LOOKBACK_FALLBACK && stalls > LOOKBACK_PATIENCE) {
                     u--;
                     before += tile_digit_count(src, portion_begin + (ulong)u * TILE, n, d, shift, mask, descending);
                     stalls = 0;

@@ -581,6 +581,9 @@ int clprim_one_sweep_available(const clprim_context *ctx);
  * it would read), so it must wait, which ends only on devices that run every
  * started work-group to completion. */
 int clprim_one_sweep_in_place(const clprim_context *ctx);
+/* Whether look-backs wait for every earlier record rather than falling back
+ * (-DLOOKBACK_WAITS): where every started work-group runs to completion. */
+int clprim_lookback_waits(const clprim_context *ctx);
 /* A built-in operator that gives the same bits in any grouping, so the
  * timing of a look-back cannot change the result. */
 int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c);

@@ -49,6 +49,16 @@
 #endif
 #endif
 
+/* Where the tuning table runs one sweep by default (NVIDIA GPUs: every
+ * started work-group runs to its end), the host passes LOOKBACK_WAITS: an
+ * earlier tile's record always comes, and the fallback is compiled out, as
+ * its code held registers the tile's data needs. */
+#ifdef LOOKBACK_WAITS
+#define LOOKBACK_FALLBACK 0
+#else
+#define LOOKBACK_FALLBACK 1
+#endif
+
 /* Earlier tiles a look-back step reads at once, so that their loads are in
  * flight together: per digit in the radix sort, whose work-items each walk
  * one digit. Records take a width of their own (DEFINE_LOOKBACK). */
@@ -236,7 +246,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                  * is read: until then it writes no output, so what was read is its                 \
                  * input even in place. Else the next step reads its record. */                     \
                 const uint stalls = used ? 0 : s->stalls + 1;                                       \
-                if (!found && stalls > LOOKBACK_PATIENCE && (FALLS_BACK)) {                         \
+                if (LOOKBACK_FALLBACK && !found && stalls > LOOKBACK_PATIENCE && (FALLS_BACK)) {    \
                     const uint u = next - 1;                                                        \
                     const V computed = TILE_TOTAL(u);                                               \
                     mem_fence(CLK_GLOBAL_MEM_FENCE);                                                \
@@ -256,7 +266,8 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         const V before = s->before;                                                                 \
         if (lid == 0 && t > 0)                                                                      \
             NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);                \
-        mem_fence(CLK_GLOBAL_MEM_FENCE); /* the records before the outputs, for fallbacks */        \
+        if (LOOKBACK_FALLBACK)                                                                      \
+            mem_fence(CLK_GLOBAL_MEM_FENCE); /* the records before the outputs, for fallbacks */    \
         return before;                                                                              \
     }
 #endif

@@ -8,11 +8,19 @@ int clprim_one_sweep_available(const clprim_context *ctx)
            clprim_local_bytes_needed(&ctx->tuning) + CLPRIM_LOOKBACK_LOCAL_BYTES <= ctx->local_mem_size;
 }
 
+int clprim_lookback_waits(const clprim_context *ctx)
+{
+    /* The table names one sweep the default only for devices that run every
+     * started work-group to completion (NVIDIA GPUs). The reversed test
+     * order waits on tiles not started yet, which only the fallback ends. */
+    return ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP && !ctx->lookback_reversed;
+}
+
 int clprim_one_sweep_in_place(const clprim_context *ctx)
 {
     /* Devices that run every started work-group to completion: those the
-     * table names one-sweep for (NVIDIA GPUs), and CPUs, which run a
-     * work-group as a loop on one thread. */
+     * table names one-sweep for, and CPUs, which run a work-group as a loop
+     * on one thread. */
     return clprim_one_sweep_available(ctx) &&
            (ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP || (ctx->device_type & CL_DEVICE_TYPE_CPU));
 }
