@@ -33,10 +33,19 @@ void reduce_index_chunks(__global const T *src, ulong src_offset, __global const
      * whole tiles, and the last group's chunk is not empty. Work-items past
      * the end start from the chunk's first element, which changes nothing. */
     ulong first = begin + lid < end ? begin + lid : begin;
-    T best = src[first];
-    ulong at = with_indices ? in_indices[first] : first;
-    for (ulong i = first + WG; i < end; i += WG)
-        take(&best, &at, src[i], with_indices ? in_indices[i] : i);
+    T best;
+    ulong at;
+#if WG == 1
+    if (!with_indices) {
+        arg_fold_run(src, begin, end, &best, &at);
+    } else
+#endif
+    {
+        best = src[first];
+        at = with_indices ? in_indices[first] : first;
+        for (ulong i = first + WG; i < end; i += WG)
+            take(&best, &at, src[i], with_indices ? in_indices[i] : i);
+    }
     vbuf[lid] = best;
     ibuf[lid] = at;
     barrier(CLK_LOCAL_MEM_FENCE);

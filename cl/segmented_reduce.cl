@@ -71,18 +71,13 @@ inline void store_result(__global T *dst, __global ulong *indices, const uint ou
 ACC fold_run(__global const T *src, ulong from, const ulong to, ACC acc)
 {
 #if defined(ARG_MIN) || defined(ARG_MAX)
-    /* In index order a later element wins only when strictly better: the
-     * run's winner as a plain value and index, then one combine with what
-     * came before (on 2 PoCL cores, 10 times faster than a combine of pairs
-     * an element). */
+    /* The run's winner as a plain value and index, then one combine with
+     * what came before (on 2 PoCL cores, 10 times faster than a combine of
+     * pairs an element). */
     if (from < to) {
-        T best = src[from];
-        ulong at = from;
-        for (ulong i = from + 1; i < to; i++) {
-            const T x = src[i];
-            at = better(x, best) ? i : at;
-            best = better(x, best) ? x : best;
-        }
+        T best;
+        ulong at;
+        arg_fold_run(src, from, to, &best, &at);
         acc = ACC_COMBINE(acc, arg_pair(best, at));
     }
     return acc;

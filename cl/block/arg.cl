@@ -48,6 +48,45 @@ inline int arg_wins(const T vb, const ulong ib, const T va, const ulong ia)
     return better(vb, va) || (!better(va, vb) && ib < ia);
 }
 
+/* The winner of src[from, to) (from < to) as a plain value and index, for
+ * the CPU shape's loops: in eight lanes of every eighth element, so that one
+ * lane's compares need not wait for another's and the loop vectorizes (a
+ * single running winner chains every compare to the one before); the lanes'
+ * winners then combine by the same rule, which groups any way. */
+inline void arg_fold_run(__global const T *src, ulong from, const ulong to, T *best, ulong *at)
+{
+    T b = src[from];
+    ulong a = from++;
+    if (from + 16 <= to) {
+        T lane[8];
+        ulong lane_at[8];
+        for (uint k = 0; k < 8; k++) {
+            lane[k] = src[from + k];
+            lane_at[k] = from + k;
+        }
+        for (from += 8; from + 8 <= to; from += 8)
+            for (uint k = 0; k < 8; k++) {
+                const T x = src[from + k];
+                const int wins = better(x, lane[k]);
+                lane_at[k] = wins ? from + k : lane_at[k];
+                lane[k] = wins ? x : lane[k];
+            }
+        for (uint k = 0; k < 8; k++)
+            if (arg_wins(lane[k], lane_at[k], b, a)) {
+                b = lane[k];
+                a = lane_at[k];
+            }
+    }
+    /* Later than every lane's: they win only when strictly better. */
+    for (; from < to; from++) {
+        const T x = src[from];
+        a = better(x, b) ? from : a;
+        b = better(x, b) ? x : b;
+    }
+    *best = b;
+    *at = a;
+}
+
 /* The winner of a and b. */
 inline ulong2 arg_take(const ulong2 a, const ulong2 b)
 {
