@@ -182,6 +182,20 @@ __global T *values_out_at(const int mode, const int with_values, const int with_
  * dispatchers below pass literals), so it compiles to a loop of its own with
  * no test of them per element. */
 
+/* Elements the CPU walks test at once for a run boundary: where runs are
+ * long, most stretches hold none, and their compares vectorize. */
+#define QUIET 16
+
+/* Whether keys[i, i + QUIET] (i + QUIET < n) are all prev: elements i to
+ * i + QUIET - 1 neither start nor end a run. */
+__attribute__((always_inline)) inline uint quiet_stretch(__global const KEY_T *keys, const ulong i, const KEY_T prev)
+{
+    uint change = 0;
+    for (uint k = 0; k <= QUIET; k++)
+        change |= keys[i + k] != prev;
+    return !change;
+}
+
 /* Elements [begin, end) of n after carry, their outputs written; returns the
  * prefix through end. Without values every value is one (run lengths). The
  * run's value, whether it met a head and the outputs so far are plain scalars,
@@ -199,6 +213,16 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
     ulong count = carry.count;
     KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0]; /* element 0 starts a run */
     for (ulong i = begin; i < end; i++) {
+        /* A stretch inside a run only combines its values, in the same order. */
+        while (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev)) {
+            for (uint k = 0; k < QUIET; k++) {
+                const T value = with_values ? values[i + k] : (T)1; /* a T again: ?: promotes uchar */
+                acc = COMBINE(acc, value);
+            }
+            i += QUIET;
+        }
+        if (i == end)
+            break;
         const KEY_T key = keys[i], next = i + 1 < n ? keys[i + 1] : ~key;
         const uint head = key != prev, tail = next != key;
         const T value = with_values ? values[i] : (T)1;
@@ -225,6 +249,10 @@ __attribute__((always_inline)) inline prefix runs_fold_walk(const int mode, cons
     ulong count = 0, last = begin;
     uint any = 0;
     for (ulong i = begin; i < end; i++) {
+        while (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev))
+            i += QUIET; /* no head, no output */
+        if (i == end)
+            break;
         const KEY_T key = keys[i];
         const uint head = key != prev, tail = i + 1 == n || keys[i + 1] != key;
         count += selects(mode, head, tail);
