@@ -65,6 +65,7 @@ inline void arg_fold_run(__global const T *src, ulong from, const ulong to, T *b
             lane_at[k] = from + k;
         }
         for (from += 8; from + 8 <= to; from += 8)
+#pragma unroll
             for (uint k = 0; k < 8; k++) {
                 const T x = src[from + k];
                 const int wins = better(x, lane[k]);
