@@ -212,28 +212,30 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
     uint any = carry.s.head;
     ulong count = carry.count;
     KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0]; /* element 0 starts a run */
-    for (ulong i = begin; i < end; i++) {
-        /* A stretch inside a run only combines its values, in the same order. */
-        while (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev)) {
+    for (ulong i = begin; i < end;) {
+        /* A stretch inside a run only combines its values, in the same order;
+         * any other is walked element by element. */
+        if (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev)) {
             for (uint k = 0; k < QUIET; k++) {
                 const T value = with_values ? values[i + k] : (T)1; /* a T again: ?: promotes uchar */
                 acc = COMBINE(acc, value);
             }
             i += QUIET;
+            continue;
         }
-        if (i == end)
-            break;
-        const KEY_T key = keys[i], next = i + 1 < n ? keys[i + 1] : ~key;
-        const uint head = key != prev, tail = next != key;
-        const T value = with_values ? values[i] : (T)1;
-        const T combined = COMBINE(acc, value);
-        acc = head ? value : combined;
-        any |= head;
-        if (selects(mode, head, tail)) {
-            put_output(mode, lengths, keys_out, values_out, count, i, key, mode == RUNS_FIRST ? value : acc);
-            count++;
+        for (const ulong stop = min(end, i + QUIET); i < stop; i++) {
+            const KEY_T key = keys[i], next = i + 1 < n ? keys[i + 1] : ~key;
+            const uint head = key != prev, tail = next != key;
+            const T value = with_values ? values[i] : (T)1;
+            const T combined = COMBINE(acc, value);
+            acc = head ? value : combined;
+            any |= head;
+            if (selects(mode, head, tail)) {
+                put_output(mode, lengths, keys_out, values_out, count, i, key, mode == RUNS_FIRST ? value : acc);
+                count++;
+            }
+            prev = key;
         }
-        prev = key;
     }
     return make_prefix(make_seg(acc, any), count);
 }
@@ -248,17 +250,19 @@ __attribute__((always_inline)) inline prefix runs_fold_walk(const int mode, cons
     KEY_T prev = begin > 0 ? keys[begin - 1] : ~keys[0];
     ulong count = 0, last = begin;
     uint any = 0;
-    for (ulong i = begin; i < end; i++) {
-        while (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev))
+    for (ulong i = begin; i < end;) {
+        if (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev)) {
             i += QUIET; /* no head, no output */
-        if (i == end)
-            break;
-        const KEY_T key = keys[i];
-        const uint head = key != prev, tail = i + 1 == n || keys[i + 1] != key;
-        count += selects(mode, head, tail);
-        last = head ? i : last;
-        any |= head;
-        prev = key;
+            continue;
+        }
+        for (const ulong stop = min(end, i + QUIET); i < stop; i++) {
+            const KEY_T key = keys[i];
+            const uint head = key != prev, tail = i + 1 == n || keys[i + 1] != key;
+            count += selects(mode, head, tail);
+            last = head ? i : last;
+            any |= head;
+            prev = key;
+        }
     }
     T value = with_values ? values[last] : (T)1;
     for (ulong i = last + 1; i < end; i++) {
