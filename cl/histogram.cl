@@ -95,17 +95,7 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
     /* The CPU shape: one work-item owns the group's counts, and no branch: an element outside the window counts in the spare slot
      * h[local_bins], which is never merged. */
     if (stride == 1 && first_bin == 0 && local_bins == bins && HAS_SHORT_BIN(divide)) {
-        /* Sixteen bins found at once (the arithmetic vectorizes), then
-         * counted: 2x faster on PoCL than a bin and its count an element. */
-        ulong i = begin;
-        for (; i + 16 <= end; i += 16) {
-            uint b[16];
-            for (uint k = 0; k < 16; k++)
-                b[k] = short_bin(src[i + k], lo, hi, scale, lo_bits, bins, divide);
-            for (uint k = 0; k < 16; k++)
-                h[b[k]]++;
-        }
-        for (; i < end; i++)
+        for (ulong i = begin; i < end; i++)
             h[short_bin(src[i], lo, hi, scale, lo_bits, bins, divide)]++;
     } else {
         for (ulong i = begin; i < end; i++)
