@@ -27,11 +27,12 @@
  * fixed ceil(log2(bins)) steps), so searches of neighbouring elements
  * overlap and none is mispredicted; it reads only e[1 .. bins - 1] and
  * ends for any edge values. */
+#define IN_EDGES(e, bins, x) (((x) >= (e)[0]) & ((x) < (e)[bins])) /* NaN fails the first */
 #define SEARCH_STEP(e, base, step, x) ((e)[(base) + (step)] <= (x) ? (base) + (step) : (base))
 #define DEFINE_BIN_OF(name, space, E)                                              \
     uint name(const T x, space const E *e, const uint bins)                        \
     {                                                                              \
-        if (!(x >= e[0]) || !(x < e[bins])) /* NaN fails the first */              \
+        if (!IN_EDGES(e, bins, x))                                                 \
             return NOT_COUNTED;                                                    \
         uint base = 0;                                                             \
         for (uint len = bins; len > 1; len -= len / 2)                             \
@@ -76,7 +77,7 @@ void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulo
             for (uint k = 0; k < 16; k++)
                 b[k] = SEARCH_STEP(le, b[k], len / 2, x[k]);
         for (uint k = 0; k < 16; k++)
-            h[((x[k] >= le[0]) & (x[k] < le[bins])) ? b[k] : bins]++; /* NaN fails the first */
+            h[IN_EDGES(le, bins, x[k]) ? b[k] : bins]++;
     }
     for (; i < end; i++)
         h[min(bin_of_local(src[i], le, bins), bins)]++;
