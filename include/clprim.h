@@ -171,7 +171,7 @@ CLPRIM_API clprim_status clprim_pinned_host(clprim_context *ctx, size_t bytes, v
  * what it uses until it is done. NULL is a no-op. */
 CLPRIM_API void clprim_trim(clprim_context *ctx);
 
-/* The library's version, such as "0.11.1": the one running, which may differ from the
+/* The library's version, such as "0.11.2": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);
 
@@ -216,8 +216,9 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  * "wg=64,items=4,groups=8", overrides the table when a context is created.
  *   work_group_size   work-items per work-group (a power of two)
  *   items_per_thread  consecutive elements each work-item handles per tile
- *                     (the radix sort ranks twice as many, as far as its
- *                     tile fits in local memory)
+ *                     (the radix sort ranks two or three times as many,
+ *                     by device class, as far as its tile fits in local
+ *                     memory)
  *   groups            work-groups in the first pass (partials per level)
  *   form              how the radix sort, the scan and compaction run
  *                     ("form=multi-pass" or "form=one-sweep"). One-sweep reads

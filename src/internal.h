@@ -202,6 +202,9 @@ clprim_status clprim_resolve_tuning(clprim_context *ctx, const clprim_tuning *wa
 /* 1 when the table has the radix sort's one-sweep status words published by
  * volatile loads and stores instead of atomics on this device (NVIDIA GPUs). */
 int clprim_plain_status_words(const clprim_context *ctx);
+/* The radix sort's items a work-item, as a multiple of items_per_thread, for
+ * the device class (src/algorithms/radix_sort.c). */
+size_t clprim_sort_items_times(const clprim_context *ctx);
 /* Local memory the scan's kernels need at a shape (a padded tile, a slot a
  * work-item, eight bytes each). */
 cl_ulong clprim_local_bytes_needed(const clprim_tuning *t);

@@ -220,12 +220,14 @@ static void sort_case(clprim_context *ctx, sort_kind kind, pattern p, size_t n, 
 }
 
 /* Sizes around a work-group and a tile of the current tuning (the sort's tile
- * holds up to twice the tuning's items a work-item). */
+ * holds up to two or three times the tuning's items a work-item, by device
+ * class). */
 static size_t boundary_sizes(clprim_context *ctx, size_t *sizes)
 {
     clprim_tuning t = clprim_get_tuning(ctx);
     const size_t wg = t.work_group_size, tile = wg * t.items_per_thread;
-    const size_t fixed[] = {0, 1, 2, wg + 1, tile - 1, tile + 1, 2 * tile - 1, 2 * tile, 2 * tile + 1, 7 * tile + 5};
+    const size_t fixed[] = {0, 1, 2, wg + 1, tile - 1, tile + 1, 2 * tile - 1, 2 * tile, 2 * tile + 1,
+                           3 * tile - 1, 3 * tile + 1, 7 * tile + 5};
     memcpy(sizes, fixed, sizeof fixed);
     return sizeof fixed / sizeof fixed[0];
 }

@@ -140,8 +140,8 @@ START_TEST(every_primitive_at_shape)
             continue;
         char what[96];
         snprintf(what, sizeof what, "%s at %s", harness_device_spec(dev_), harness_tuning_text(ctx));
-        /* A few tiles of the sort's (twice the tuning's items), at least 1000 elements. */
-        const size_t tile = ctx->tuning.work_group_size * ctx->tuning.items_per_thread * 2;
+        /* A few tiles of the sort's (up to three times the tuning's items), at least 1000 elements. */
+        const size_t tile = ctx->tuning.work_group_size * ctx->tuning.items_per_thread * 3;
         const size_t n = 3 * tile + 7 > 1000 ? 3 * tile + 7 : 1000;
         check_every_workload(ctx, what, (size_t)_i, n);
         check_expression(ctx, what, &rng, n);

@@ -26,23 +26,19 @@ static cl_ulong local_bytes(const clprim_tuning *t, const clprim_sort_spec *spec
            RADIX * (4 + 4 + 8 + 8);
 }
 
-/* The sort's own shape: the context's tuning with twice its items_per_thread,
- * unless the device's compiler is known to fail on that shape (ranking a tile
- * costs the same whatever its length, so longer tiles pay: a one-sweep pass at
- * 2^28 keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms with 256 x 8, while
- * the scan is fastest with 8). The tile is then made to fit in local memory,
- * first by halving the work-group down to 128 work-items, then
- * items_per_thread (on the H100, 2^28 pairs took 16.8 ms with 128 x 16 and
- * 20.4 ms with 256 x 8); *fits is 0 when not even one item a work-item does.
- * The ranking counts a work-item's keys in 8-bit fields and a tile's in 16-bit
- * ones, so work-groups of more than one work-item take at most 128 items each
- * and 32768 a tile. The kernels are built and launched for this shape. */
-static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
+/* The sort's shape for `items` keys a work-item, or the context's items where
+ * the device's compiler is known to fail on that shape. The tile is then made
+ * to fit in local memory, first by halving the work-group down to 128
+ * work-items, then items_per_thread (on the H100, 2^28 pairs took 16.8 ms with
+ * 128 x 16 and 20.4 ms with 256 x 8). The ranking counts a work-item's keys in
+ * 8-bit fields and a tile's in 16-bit ones, so work-groups of more than one
+ * work-item take at most 128 items each and 32768 a tile. */
+static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort_spec *spec, size_t items)
 {
     clprim_tuning t = ctx->tuning;
-    t.items_per_thread *= 2;
+    t.items_per_thread = items;
     if (!clprim_shape_compiles(ctx, &t))
-        t.items_per_thread /= 2;
+        t.items_per_thread = ctx->tuning.items_per_thread;
     while (t.work_group_size > 1 && t.items_per_thread > 1 &&
            (t.items_per_thread > 128 || t.work_group_size * t.items_per_thread > 32768))
         t.items_per_thread /= 2;
@@ -50,6 +46,25 @@ static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_sp
         t.work_group_size /= 2;
     while (t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
         t.items_per_thread /= 2;
+    return t;
+}
+
+/* The sort's own shape: more items a work-item than the context's tuning (the
+ * tuning table's sort_items_times, tuning.c), since ranking a tile costs about
+ * the same whatever its length, so longer tiles pay (a one-sweep pass at 2^28
+ * keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms with 256 x 8, while the
+ * scan is fastest with 8). Where that tile has to shrink to fit, twice the
+ * context's items may keep a longer one (uint64 pairs on the H100: 128 x 16
+ * where three times would halve to 128 x 12), and the longer is taken. *fits
+ * is 0 when not even one item a work-item fits. The kernels are built and
+ * launched for this shape. */
+static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
+{
+    const size_t items = ctx->tuning.items_per_thread;
+    clprim_tuning t = fit_sort_shape(ctx, spec, items * clprim_sort_items_times(ctx));
+    const clprim_tuning twice = fit_sort_shape(ctx, spec, items * 2);
+    if (twice.work_group_size * twice.items_per_thread > t.work_group_size * t.items_per_thread)
+        t = twice;
     *fits = local_bytes(&t, spec) <= ctx->local_mem_size;
     return t;
 }

@@ -17,6 +17,7 @@ typedef struct {
     size_t groups_per_cu;
     clprim_form form;         /* the radix sort's form */
     int plain_status_words;   /* one-sweep status words by volatile loads and stores (cl/block/lookback.cl) */
+    size_t sort_items_times;  /* the radix sort's items a work-item, in items_per_thread (radix_sort.c) */
 } tuning_entry;
 
 static const tuning_entry table[] = {
@@ -24,13 +25,15 @@ static const tuning_entry table[] = {
      * 0.50 of a copy at 2^28 int32; of eight other shapes swept, none was better
      * by more than the noise (wg 128-512, items 4-16, 2-8 groups per SM); 16
      * items took scan to 1.71 and compaction to 1.76. The radix sort ranks
-     * twice the items (radix_sort.c): 16 there. Its one-sweep pass took 0.5 ms
-     * less at 2^28 keys with volatile status words than with atomics. */
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_ONE_SWEEP, 1},
+     * three times the items (radix_sort.c): 24 there; at 2^26 keys 16 took
+     * 2.83 ms (uint32), 4.21 (pairs), 7.68 (uint64), 24 took 2.62, 3.58 and 6.86.
+     * Its one-sweep pass took 0.5 ms less at 2^28 keys with volatile status
+     * words than with atomics. */
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_ONE_SWEEP, 1, 3},
     /* AMD wavefronts are 64 wide; 256-wide groups are four wavefronts. Not yet
      * measured on AMD hardware: the NVIDIA shape is the starting point. */
-    {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS, 0},
-    {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS, 0},
+    {"Advanced Micro Devices", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS, 0, 2},
+    {"AMD", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_MULTI_PASS, 0, 2},
     /* CPUs (PoCL): a work-group runs as a loop on one core. One work-item per
      * group selects the kernels' sequential CPU path (WG == 1); items sets only
      * the granularity of the chunks. 16 groups per core: PoCL's threads take
@@ -38,9 +41,9 @@ static const tuning_entry table[] = {
      * so with one group per core a thread can get two while another gets none;
      * with 16 the last chunks even out. On 16 Xeon cores at 2^26 int32, 16
      * groups -> 256: reduce 5.5 -> 4.4 ms, scan 14.2 -> 11.7 ms. */
-    {NULL, CL_DEVICE_TYPE_CPU, 1, 1024, 16, CLPRIM_FORM_MULTI_PASS, 0},
+    {NULL, CL_DEVICE_TYPE_CPU, 1, 1024, 16, CLPRIM_FORM_MULTI_PASS, 0, 2},
     /* Anything else: a conservative GPU shape. */
-    {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4, CLPRIM_FORM_MULTI_PASS, 0},
+    {NULL, CL_DEVICE_TYPE_ALL, 128, 4, 4, CLPRIM_FORM_MULTI_PASS, 0, 2},
 };
 
 /* Shapes that a driver's kernel compiler is known to abort on (killing the
@@ -108,6 +111,11 @@ static const tuning_entry *entry_for(const clprim_context *ctx)
 int clprim_plain_status_words(const clprim_context *ctx)
 {
     return entry_for(ctx)->plain_status_words;
+}
+
+size_t clprim_sort_items_times(const clprim_context *ctx)
+{
+    return entry_for(ctx)->sort_items_times;
 }
 
 clprim_tuning clprim_default_tuning(const clprim_context *ctx)
