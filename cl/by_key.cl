@@ -119,12 +119,34 @@ seg fold_tile(__global const KEY_T *keys, __global const T *values, const ulong 
 void scan_by_key_run(__global const KEY_T *keys, __global const T *values, __global T *dst, const ulong begin,
                      const ulong end, T carry, const int exclusive)
 {
-    for (ulong i = begin; i < end; i++) {
+    for (ulong i = begin; i < end;) {
+        /* Four elements inside the run are combined among themselves first,
+         * so that the run waits for one combine per four, as in scan.cl. */
+        if (i > 0 && i + 4 <= end) {
+            const KEY_T key = keys[i - 1];
+            if ((keys[i] == key) & (keys[i + 1] == key) & (keys[i + 2] == key) & (keys[i + 3] == key)) {
+                const T x0 = values[i], x1 = values[i + 1], x2 = values[i + 2], x3 = values[i + 3];
+                const T x01 = COMBINE(x0, x1);
+                const T r0 = COMBINE(carry, x0), r1 = COMBINE(carry, x01), r2 = COMBINE(carry, COMBINE(x01, x2)),
+                        r3 = COMBINE(carry, COMBINE(x01, COMBINE(x2, x3)));
+                /* Each a T again: ?: promotes uchar to int. */
+                const T u0 = exclusive ? carry : r0, u1 = exclusive ? r0 : r1, u2 = exclusive ? r1 : r2,
+                        u3 = exclusive ? r2 : r3;
+                dst[i] = u0;
+                dst[i + 1] = u1;
+                dst[i + 2] = u2;
+                dst[i + 3] = u3;
+                carry = r3;
+                i += 4;
+                continue;
+            }
+        }
         const uint head = is_head(keys, i);
         const T before = head ? IDENTITY : carry;
         const T inclusive = COMBINE(before, values[i]);
         dst[i] = exclusive ? (head ? EMPTY_RESULT : carry) : inclusive;
         carry = inclusive;
+        i++;
     }
 }
 
@@ -216,9 +238,12 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
         /* A stretch inside a run only combines its values, in the same order;
          * any other is walked element by element. */
         if (i + QUIET <= end && i + QUIET < n && quiet_stretch(keys, i, prev)) {
-            for (uint k = 0; k < QUIET; k++) {
-                const T value = with_values ? values[i + k] : (T)1; /* a T again: ?: promotes uchar */
-                acc = COMBINE(acc, value);
+            /* Four values among themselves first: one wait on acc per four. */
+            for (uint k = 0; k < QUIET; k += 4) {
+                /* Each a T again: ?: promotes uchar. */
+                const T v0 = with_values ? values[i + k] : (T)1, v1 = with_values ? values[i + k + 1] : (T)1,
+                        v2 = with_values ? values[i + k + 2] : (T)1, v3 = with_values ? values[i + k + 3] : (T)1;
+                acc = COMBINE(acc, COMBINE(COMBINE(v0, v1), COMBINE(v2, v3)));
             }
             i += QUIET;
             continue;

@@ -75,10 +75,11 @@ static void fill(clprim_type t, void *data, size_t n, uint64_t seed)
 int main(int argc, char **argv)
 {
     if (argc < 5)
-        return fail("usage: oclgrind_cases scan|scan-by-key TYPE OP inclusive|exclusive|inplace N [nan=K] [levels=L]\n"
-                    "       oclgrind_cases reduce|reduce-by-key TYPE OP N [nan=K] [levels=L]\n"
+        return fail("usage: oclgrind_cases scan|scan-by-key TYPE OP inclusive|exclusive|inplace N [nan=K] [runs=R] [levels=L]\n"
+                    "       oclgrind_cases reduce|reduce-by-key TYPE OP N [nan=K] [runs=R] [levels=L]\n"
+                    "runs=R: by-key runs of 1 to R keys (default 8)\n"
                     "OP: sum, min, max; user-sum ... (an expression); index-min, index-max (reduce only)");
-    const int by_key = !strcmp(argv[1], "scan-by-key"); /* int32 keys in runs of 1 to 8 */
+    const int by_key = !strcmp(argv[1], "scan-by-key"); /* int32 keys in runs of 1 to 8 (runs=R) */
     const int runs_of = !strcmp(argv[1], "reduce-by-key"); /* and run-length encoding, unique */
     const int seeded = !strcmp(argv[1], "scan-seeded");
     const int is_scan = by_key || seeded || !strcmp(argv[1], "scan");
@@ -105,6 +106,12 @@ int main(int argc, char **argv)
         leading_nan = strtoull(argv[arg++] + 4, NULL, 10);
         if (leading_nan > n || (t != CLPRIM_FLOAT && t != CLPRIM_DOUBLE))
             return fail("nan=K needs a float or double type and K <= N");
+    }
+    size_t longest_run = 8;
+    if (arg < argc && !strncmp(argv[arg], "runs=", 5)) {
+        longest_run = strtoull(argv[arg++] + 5, NULL, 10);
+        if (longest_run < 8)
+            return fail("runs=R needs R >= 8");
     }
     int want_levels = 0;
     if (arg < argc && sscanf(argv[arg], "levels=%d", &want_levels) != 1)
@@ -153,7 +160,7 @@ int main(int argc, char **argv)
     if (!keys)
         return fail("out of memory");
     for (size_t i = 0, run = 0; i < before + n; i++) {
-        run += i % 8 == 0 || (i * 2654435761u) % 5 == 0;
+        run += i % longest_run == 0 || (i * 2654435761u) % (5 * longest_run / 8) == 0;
         keys[i] = (int32_t)(run % 3);
     }
     cl_mem kbuf = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (before + n) * sizeof *keys,
