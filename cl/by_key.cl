@@ -120,23 +120,13 @@ void scan_by_key_run(__global const KEY_T *keys, __global const T *values, __glo
                      const ulong end, T carry, const int exclusive)
 {
     for (ulong i = begin; i < end;) {
-        /* Four elements inside the run are combined among themselves first,
-         * so that the run waits for one combine per four, as in scan.cl. */
+        /* Four elements that continue the run: one step of SCAN_FOUR. */
         if (i > 0 && i + 4 <= end) {
             const KEY_T key = keys[i - 1];
             if ((keys[i] == key) & (keys[i + 1] == key) & (keys[i + 2] == key) & (keys[i + 3] == key)) {
-                const T x0 = values[i], x1 = values[i + 1], x2 = values[i + 2], x3 = values[i + 3];
-                const T x01 = COMBINE(x0, x1);
-                const T r0 = COMBINE(carry, x0), r1 = COMBINE(carry, x01), r2 = COMBINE(carry, COMBINE(x01, x2)),
-                        r3 = COMBINE(carry, COMBINE(x01, COMBINE(x2, x3)));
-                /* Each a T again: ?: promotes uchar to int. */
-                const T u0 = exclusive ? carry : r0, u1 = exclusive ? r0 : r1, u2 = exclusive ? r1 : r2,
-                        u3 = exclusive ? r2 : r3;
-                dst[i] = u0;
-                dst[i + 1] = u1;
-                dst[i + 2] = u2;
-                dst[i + 3] = u3;
-                carry = r3;
+#define PUT_AS_IS(k, v) (dst[i + (k)] = (v))
+                SCAN_FOUR(carry, values, i, exclusive, PUT_AS_IS);
+#undef PUT_AS_IS
                 i += 4;
                 continue;
             }

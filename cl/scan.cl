@@ -35,23 +35,10 @@ void scan_run(__global const T *src, __global T *dst, const ulong begin, const u
         T run = src[base]; /* the tile's elements so far */
         dst[base] = exclusive ? carry : COMBINE(carry, run);
         ulong i = base + 1;
-        /* Four elements a step, combined among themselves first, so that the
-         * run waits for one combine a step, not four (a float add's latency
-         * set the pace). */
-        for (; i + 4 <= stop; i += 4) {
-            const T x0 = src[i], x1 = src[i + 1], x2 = src[i + 2], x3 = src[i + 3];
-            const T x01 = COMBINE(x0, x1);
-            const T r0 = COMBINE(run, x0), r1 = COMBINE(run, x01), r2 = COMBINE(run, COMBINE(x01, x2)),
-                    r3 = COMBINE(run, COMBINE(x01, COMBINE(x2, x3)));
-            /* Each a T again: ?: promotes uchar to int. */
-            const T u0 = exclusive ? run : r0, u1 = exclusive ? r0 : r1, u2 = exclusive ? r1 : r2,
-                    u3 = exclusive ? r2 : r3;
-            dst[i] = COMBINE(carry, u0);
-            dst[i + 1] = COMBINE(carry, u1);
-            dst[i + 2] = COMBINE(carry, u2);
-            dst[i + 3] = COMBINE(carry, u3);
-            run = r3;
-        }
+#define PUT_AFTER_CARRY(k, v) (dst[i + (k)] = COMBINE(carry, v))
+        for (; i + 4 <= stop; i += 4)
+            SCAN_FOUR(run, src, i, exclusive, PUT_AFTER_CARRY);
+#undef PUT_AFTER_CARRY
         for (; i < stop; i++) {
             const T inclusive = COMBINE(run, src[i]);
             const T upto = exclusive ? run : inclusive; /* a T again: ?: promotes uchar to int */

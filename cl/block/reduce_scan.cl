@@ -112,6 +112,28 @@ DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
     }
 
 #ifdef COMBINE
+/* A step of the CPU shape's sequential scans: PUT(k, v) for each of src[i],
+ * ..., src[i + 3], v being run combined with the elements before it
+ * (exclusive) or through it, and run advanced past the four. The four are
+ * combined among themselves first (the operator is associative), so that run
+ * waits for one combine per four, not four: a float add's latency set the
+ * pace of these loops. */
+#define SCAN_FOUR(run, src, i, exclusive, PUT)                                                                 \
+    do {                                                                                                       \
+        const T x0_ = (src)[i], x1_ = (src)[(i) + 1], x2_ = (src)[(i) + 2], x3_ = (src)[(i) + 3];              \
+        const T x01_ = COMBINE(x0_, x1_);                                                                     \
+        const T r0_ = COMBINE(run, x0_), r1_ = COMBINE(run, x01_), r2_ = COMBINE(run, COMBINE(x01_, x2_)),    \
+                r3_ = COMBINE(run, COMBINE(x01_, COMBINE(x2_, x3_)));                                          \
+        /* Each a T again: ?: promotes uchar to int. */                                                        \
+        const T u0_ = (exclusive) ? (run) : r0_, u1_ = (exclusive) ? r0_ : r1_, u2_ = (exclusive) ? r1_ : r2_, \
+                u3_ = (exclusive) ? r2_ : r3_;                                                                 \
+        PUT(0, u0_);                                                                                           \
+        PUT(1, u1_);                                                                                           \
+        PUT(2, u2_);                                                                                           \
+        PUT(3, u3_);                                                                                           \
+        run = r3_;                                                                                             \
+    } while (0)
+
 DEFINE_WG_REDUCE(wg_reduce, T, COMBINE, IDENTITY)
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T, COMBINE, IDENTITY)
 
