@@ -48,31 +48,39 @@ inline int arg_wins(const T vb, const ulong ib, const T va, const ulong ia)
     return better(vb, va) || (!better(va, vb) && ib < ia);
 }
 
+/* Lanes of arg_fold_run: eight where runs are long (one PoCL thread, argmax of
+ * 2^24 floats: 4.7 ms, 9.0 with four); a kernel of short runs defines fewer
+ * before it includes this file (segmented_reduce.cl). */
+#ifndef ARG_LANES
+#define ARG_LANES 8
+#endif
+
 /* The winner of src[from, to) (from < to) as a plain value and index, for
- * the CPU shape's loops: in eight lanes of every eighth element, so that one
- * lane's compares need not wait for another's and the loop vectorizes (a
- * single running winner chains every compare to the one before); the lanes'
- * winners then combine by the same rule, which groups any way. */
+ * the CPU shape's loops: in ARG_LANES lanes of every ARG_LANES-th element, so
+ * that one lane's compares need not wait for another's and the loop
+ * vectorizes (a single running winner chains every compare to the one
+ * before); the lanes' winners then combine by the same rule, which groups any
+ * way. */
 inline void arg_fold_run(__global const T *src, ulong from, const ulong to, T *best, ulong *at)
 {
     T b = src[from];
     ulong a = from++;
-    if (from + 16 <= to) {
-        T lane[8];
-        ulong lane_at[8];
-        for (uint k = 0; k < 8; k++) {
+    if (from + 2 * ARG_LANES <= to) {
+        T lane[ARG_LANES];
+        ulong lane_at[ARG_LANES];
+        for (uint k = 0; k < ARG_LANES; k++) {
             lane[k] = src[from + k];
             lane_at[k] = from + k;
         }
-        for (from += 8; from + 8 <= to; from += 8)
+        for (from += ARG_LANES; from + ARG_LANES <= to; from += ARG_LANES)
 #pragma unroll
-            for (uint k = 0; k < 8; k++) {
+            for (uint k = 0; k < ARG_LANES; k++) {
                 const T x = src[from + k];
                 const int wins = better(x, lane[k]);
                 lane_at[k] = wins ? from + k : lane_at[k];
                 lane[k] = wins ? x : lane[k];
             }
-        for (uint k = 0; k < 8; k++)
+        for (uint k = 0; k < ARG_LANES; k++)
             if (arg_wins(lane[k], lane_at[k], b, a)) {
                 b = lane[k];
                 a = lane_at[k];
