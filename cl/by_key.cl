@@ -233,7 +233,7 @@ __attribute__((always_inline)) inline prefix runs_walk(const int mode, const int
                 /* Each a T again: ?: promotes uchar. */
                 const T v0 = with_values ? values[i + k] : (T)1, v1 = with_values ? values[i + k + 1] : (T)1,
                         v2 = with_values ? values[i + k + 2] : (T)1, v3 = with_values ? values[i + k + 3] : (T)1;
-                acc = COMBINE(acc, COMBINE(COMBINE(v0, v1), COMBINE(v2, v3)));
+                acc = COMBINE(acc, COMBINE_FOUR(v0, v1, v2, v3));
             }
             i += QUIET;
             continue;

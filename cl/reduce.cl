@@ -57,7 +57,7 @@ void reduce_chunks(INPUT_PARAMS, ulong n, ulong chunk, __global T *partials, ulo
      * vectorizes (the four made an int32 sum 7% slower). */
 #ifdef T_IS_FLOAT
     for (; base + 4 <= end; base += 4)
-        acc = COMBINE(acc, COMBINE(COMBINE(INPUT(base), INPUT(base + 1)), COMBINE(INPUT(base + 2), INPUT(base + 3))));
+        acc = COMBINE(acc, COMBINE_FOUR(INPUT(base), INPUT(base + 1), INPUT(base + 2), INPUT(base + 3)));
 #endif
     for (; base < end; base++)
         acc = COMBINE(acc, INPUT(base));

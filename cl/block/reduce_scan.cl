@@ -112,6 +112,11 @@ DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_count, uint, ADD, 0u)
     }
 
 #ifdef COMBINE
+/* Four values combined among themselves, (a b)(c d): the CPU shape's loops
+ * fold four at a time into their running value, so that it waits for one
+ * combine per four (the operator is associative). */
+#define COMBINE_FOUR(a, b, c, d) COMBINE(COMBINE(a, b), COMBINE(c, d))
+
 /* A step of the CPU shape's sequential scans: PUT(k, v) for each of src[i],
  * ..., src[i + 3], v being run combined with the elements before it
  * (exclusive) or through it, and run advanced past the four. The four are
