@@ -31,6 +31,13 @@ const clprim_type_info *clprim_type_info_of(clprim_type t);
 
 typedef struct clprim_program_entry clprim_program_entry; /* program.c */
 
+/* One profiled launch (clprim_profile_end). */
+typedef struct {
+    char kernel[40];
+    size_t groups, local;
+    double start, end; /* seconds from the first launch's start */
+} clprim_launch_time;
+
 struct clprim_context {
     cl_platform_id platform;
     cl_device_id device;
@@ -79,9 +86,15 @@ struct clprim_context {
     clprim_progress_fn progress; /* clprim_set_progress */
     void *progress_user;
 
-    /* While profiling (clprim bench), every launch keeps its event here. */
+    /* While profiling (clprim bench), launches keep their events here, with
+     * their kernels' names and shapes: every launch (CLPRIM_PROFILE_EVERY), or
+     * only each plan's first and last (CLPRIM_PROFILE_ENDS), as the launches
+     * between carry no event outside a benchmark either. profile_end marks
+     * the launch being enqueued as one of those two. */
     int profiling;
+    int profile_end;
     cl_event profiled[64];
+    clprim_launch_time profiled_launch[64];
     size_t nprofiled;
 };
 
@@ -484,9 +497,12 @@ extern const clprim_primitive *const clprim_primitives[];
 /* ---- Events and profiling (launch.c) ---- */
 
 /* Device time of the calls made between begin and end, from the first kernel's
- * start to the last one's end (waits for them). For benchmarks. */
-void clprim_profile_begin(clprim_context *ctx);
-clprim_status clprim_profile_end(clprim_context *ctx, double *seconds);
+ * start to the last one's end (waits for them). For benchmarks. launches, when
+ * not NULL, receives each profiled launch (at most 64, *count of them), its
+ * start and end in seconds from the first start. */
+enum { CLPRIM_PROFILE_ENDS = 1, CLPRIM_PROFILE_EVERY = 2 };
+void clprim_profile_begin(clprim_context *ctx, int which);
+clprim_status clprim_profile_end(clprim_context *ctx, double *seconds, clprim_launch_time *launches, size_t *count);
 
 /* Event wait lists (clprim.h). The check is one of a call's argument checks:
  * a NULL list with num_events > 0 or a list with num_events == 0, an event that

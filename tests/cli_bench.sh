@@ -1,5 +1,5 @@
 #!/bin/sh
-# `clprim bench --plot`: GB/s is drawn on a log axis, so that the sorts, at a
+# `clprim bench --launches` names the kernels. `clprim bench --plot`: GB/s is drawn on a log axis, so that the sorts, at a
 # small fraction of a reduction's GB/s, do not lie flat along zero. The chart's
 # markers (7 x 7 squares in each series' colour) are found in the PNG and their
 # heights compared with the GB/s of the --csv rows: a straight line in log10(GB/s),
@@ -9,6 +9,9 @@ set -u
 . "$(dirname "$0")/cli_expect.sh"
 clprim=$1
 support=$2
+
+# --launches lists each kernel of a row's last run under the row.
+expect 0 "reduce_" "$clprim" bench -p reduce -t int32 --min 1024 --max 1024 -r 2 --launches
 
 if [ "$support" != images ]; then
     expect 1 "built without image support" "$clprim" bench -p reduce -t int32 --min 1024 --max 1024 --plot "$tmp/p.png"

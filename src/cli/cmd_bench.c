@@ -26,6 +26,7 @@ typedef struct {
     long runs;
     const char *csv;
     const char *plot;
+    int launches; /* print each launch of a row's last run */
 } bench_options;
 
 /* One measured point, for --plot. */
@@ -93,40 +94,61 @@ static int time_copy(clprim_context *ctx, cl_context cl, size_t bytes, int runs,
 
 /* A row's medians: the device time of the workload's call (its first kernel to
  * its last) and, when asked, the wall time of its OpenMP loop and the ratio
- * loop / device. The loop runs right after each call, so that on a shared,
- * noisy machine both see the same moments; the ratio is the median of the runs'
- * ratios. */
+ * loop / device. On a CPU device the loop runs right after each call, so that
+ * on a shared, noisy machine both see the same moments, and the ratio is the
+ * median of the runs' ratios. On other devices the calls run back to back, as
+ * in an application's pipeline (a GPU left idle for the loop's milliseconds
+ * starts the next call some 20 us late), then the loops; the ratio is that of
+ * the medians. */
 typedef struct {
     double device, openmp, versus;
+    clprim_launch_time launch[64]; /* the last run's launches */
+    size_t launches;
 } row_times;
 
 #define OPENMP_SETTLE_NS 30000000L /* libgomp spins 300000 times, about 15 ms on a Xeon */
 
-static clprim_status time_row(workload *w, int runs, int with_openmp, row_times *r)
+static double time_openmp(workload *w)
+{
+    double start = cli_now();
+    w->kind->openmp(w);
+    const double loop = cli_now() - start;
+    /* The OpenMP runtime's threads spin for some milliseconds after a loop
+     * before they sleep; on a CPU device they would take the cores from the
+     * next call. */
+    nanosleep(&(struct timespec){0, OPENMP_SETTLE_NS}, NULL);
+    return loop;
+}
+
+static clprim_status time_row(workload *w, int runs, int with_openmp, int every_launch, row_times *r)
 {
     double t[256], loop[256], versus[256];
+    cl_device_type type = 0;
+    clGetDeviceInfo(clprim_device(w->ctx), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    const int interleave = with_openmp && (type & CL_DEVICE_TYPE_CPU);
     for (int i = 0; i < runs; i++) {
-        clprim_profile_begin(w->ctx);
+        clprim_profile_begin(w->ctx, every_launch ? CLPRIM_PROFILE_EVERY : CLPRIM_PROFILE_ENDS);
         clprim_status s = w->kind->run(w);
-        clprim_status p = clprim_profile_end(w->ctx, &t[i]);
+        clprim_status p = clprim_profile_end(w->ctx, &t[i], r->launch, &r->launches);
         if (s != CLPRIM_SUCCESS)
             return s;
         if (p != CLPRIM_SUCCESS)
             return p;
-        if (with_openmp) {
-            double start = cli_now();
-            w->kind->openmp(w);
-            loop[i] = cli_now() - start;
+        if (interleave) {
+            loop[i] = time_openmp(w);
             versus[i] = t[i] > 0 ? loop[i] / t[i] : 0.0;
-            /* The OpenMP runtime's threads spin for some milliseconds after a
-             * loop before they sleep; on a CPU device they would take the
-             * cores from the next call. */
-            nanosleep(&(struct timespec){0, OPENMP_SETTLE_NS}, NULL);
         }
     }
-    *r = (row_times){median(t, runs), 0.0, 0.0};
+    for (int i = 0; with_openmp && !interleave && i < runs; i++)
+        loop[i] = time_openmp(w);
+    r->device = median(t, runs);
+    r->openmp = r->versus = 0.0;
     if (with_openmp)
-        r->openmp = median(loop, runs), r->versus = median(versus, runs);
+        r->openmp = median(loop, runs);
+    if (interleave)
+        r->versus = median(versus, runs);
+    else if (with_openmp && r->device > 0)
+        r->versus = r->openmp / r->device;
     return CLPRIM_SUCCESS;
 }
 
@@ -249,7 +271,7 @@ static int draw_plot(const char *path, const char *device, const bench_point *p,
     return ok;
 }
 
-enum { OPT_DEVICE, OPT_PRIMITIVES, OPT_TYPES, OPT_MIN, OPT_MAX, OPT_RUNS, OPT_CSV, OPT_PLOT, OPT_LIST };
+enum { OPT_DEVICE, OPT_PRIMITIVES, OPT_TYPES, OPT_MIN, OPT_MAX, OPT_RUNS, OPT_CSV, OPT_PLOT, OPT_LAUNCHES, OPT_LIST };
 static const cli_option options[] = {
     [OPT_DEVICE] = {"device", 0, "D", "the OpenCL device (clprim --help)", 0},
     [OPT_PRIMITIVES] = {"primitives", 'p', "a,b", "the primitives to time (default: all)", 0},
@@ -259,6 +281,7 @@ static const cli_option options[] = {
     [OPT_RUNS] = {"runs", 'r', "R", "timed runs after a warm-up, 1 to 256 (default 20)", 0},
     [OPT_CSV] = {"csv", 0, "FILE", "also write every row as CSV", 0},
     [OPT_PLOT] = {"plot", 0, "FILE.png", "draw GB/s against n for each primitive and type as a PNG chart", 0},
+    [OPT_LAUNCHES] = {"launches", 0, NULL, "under each row, the kernels of its last run: work-groups, start, end\n    (ms); every launch then carries an event, which adds host time", 0},
     [OPT_LIST] = {"list", 'l', NULL, "print the primitives it can time, one a line, and exit", 0},
 };
 
@@ -273,7 +296,7 @@ static const cli_command command = {
 /* -1 when the options are good, else the exit code (the reason is out). */
 static int parse_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL, NULL};
+    *o = (bench_options){NULL, NULL, "int32,float", (size_t)1 << 10, (size_t)1 << 28, 20, NULL, NULL, 0};
     cli_parser p;
     cli_begin(&p, &command, argc, argv);
     for (int opt; (opt = cli_next(&p)) >= 0;) {
@@ -299,6 +322,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
     const int ended = cli_end(&p, 0);
     if (ended >= 0)
         return ended;
+    o->launches = (p.given & (1u << OPT_LAUNCHES)) != 0;
     if (p.given & (1u << OPT_LIST)) {
         for (size_t k = 0; workload_kinds[k]; k++)
             printf("%s\n", workload_kinds[k]->name);
@@ -365,8 +389,8 @@ int cmd_bench(int argc, char **argv)
     int threads = workload_openmp_threads();
     printf("ratio = time / clEnqueueCopyBuffer of the same input bytes; GB/s over the fewest bytes moved\n");
     if (threads > 0)
-        printf("vs C loop, vs OpenMP: the loop's time over libclprim's (one thread; %d OpenMP threads, each run "
-               "right after a call, the median of the runs' ratios)\n\n",
+        printf("vs C loop, vs OpenMP: the loop's time over libclprim's (one thread; %d OpenMP threads; on a CPU "
+               "device each run right after a call, the median of the runs' ratios)\n\n",
                threads);
     else
         printf("vs C loop: the loop's time over libclprim's (OpenMP: not built)\n\n");
@@ -407,7 +431,7 @@ int cmd_bench(int argc, char **argv)
                     break;
                 }
                 double copy = 0, loop;
-                row_times times = {0, 0, 0};
+                row_times times = {0};
                 clprim_status s = kind->run(&w); /* warm-up, and the result we check */
                 char why[256] = "";
                 kind->cpu(&w);
@@ -423,7 +447,7 @@ int cmd_bench(int argc, char **argv)
                     }
                 }
                 if (s == CLPRIM_SUCCESS)
-                    s = time_row(&w, (int)o.runs, with_openmp, &times);
+                    s = time_row(&w, (int)o.runs, with_openmp, o.launches, &times);
                 if (s != CLPRIM_SUCCESS) {
                     cli_progress_clear();
                     printf("%-16s %-7s %11zu failed: %s: %s\n", kind->name, name, n, clprim_status_name(s),
@@ -448,6 +472,11 @@ int cmd_bench(int argc, char **argv)
                 printf("%-16s %-7s %11zu %11.4f %9.2f %8.2f %10.1fx %11s %11s  %s%s\n", kind->name, name, n,
                        dev * 1e3, gbps, copy > 0 ? dev / copy : 0.0, loop / dev, openmp_ms, versus,
                        ok ? "ok" : "WRONG: ", why);
+                for (size_t i = 0; o.launches && i < times.launches; i++) {
+                    const clprim_launch_time *l = &times.launch[i];
+                    printf("    %-28s %7zu x %-4zu %9.4f %9.4f ms\n", l->kernel, l->groups, l->local, l->start * 1e3,
+                           l->end * 1e3);
+                }
                 if (npoints < MAX_POINTS)
                     points[npoints++] = (bench_point){kind->name, type, n, gbps};
                 if (csv)

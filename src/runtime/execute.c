@@ -72,9 +72,11 @@ static clprim_status run(clprim_context *ctx, const clprim_plan *plan, cl_uint n
         s = clprim_wait_events(ctx, num_events_in_wait_list, event_wait_list);
     else if (s == CLPRIM_SUCCESS && plan->nlaunches)
         s = clprim_enqueue_wait(ctx, num_events_in_wait_list, event_wait_list);
-    for (size_t i = 0; i < plan->nlaunches && s == CLPRIM_SUCCESS; i++)
+    for (size_t i = 0; i < plan->nlaunches && s == CLPRIM_SUCCESS; i++) {
+        ctx->profile_end = i == 0 || i + 1 == plan->nlaunches;
         s = enqueue_launch(ctx, plan, &plan->launches[i], &passes[i], scratch,
                            i + 1 == plan->nlaunches ? event : NULL);
+    }
     free(passes);
 
     /* The queue is in order: the last read blocks for them all. */

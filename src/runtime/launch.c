@@ -72,31 +72,40 @@ clprim_status clprim_enqueue_nothing(clprim_context *ctx, cl_uint num_events, co
     return CLPRIM_SUCCESS;
 }
 
-void clprim_profile_begin(clprim_context *ctx)
+void clprim_profile_begin(clprim_context *ctx, int which)
 {
-    ctx->profiling = 1;
+    ctx->profiling = which;
     ctx->nprofiled = 0;
 }
 
-clprim_status clprim_profile_end(clprim_context *ctx, double *seconds)
+clprim_status clprim_profile_end(clprim_context *ctx, double *seconds, clprim_launch_time *launches, size_t *count)
 {
     ctx->profiling = 0;
-    cl_ulong first = 0, last = 0;
-    cl_int err = ctx->nprofiled ? clWaitForEvents((cl_uint)ctx->nprofiled, ctx->profiled) : CL_SUCCESS;
-    for (size_t i = 0; i < ctx->nprofiled; i++) {
-        cl_ulong start = 0, end = 0;
+    const size_t n = ctx->nprofiled;
+    cl_ulong start[64], end[64], first = 0, last = 0;
+    cl_int err = n ? clWaitForEvents((cl_uint)n, ctx->profiled) : CL_SUCCESS;
+    for (size_t i = 0; i < n; i++) {
+        start[i] = end[i] = 0;
         if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_START, sizeof start[i], &start[i],
+                                          NULL);
         if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-        if (i == 0 || start < first)
-            first = start;
-        if (end > last)
-            last = end;
+            err = clGetEventProfilingInfo(ctx->profiled[i], CL_PROFILING_COMMAND_END, sizeof end[i], &end[i], NULL);
+        if (i == 0 || start[i] < first)
+            first = start[i];
+        if (end[i] > last)
+            last = end[i];
         clReleaseEvent(ctx->profiled[i]);
     }
     ctx->nprofiled = 0;
     *seconds = last > first ? (double)(last - first) * 1e-9 : 0.0;
+    for (size_t i = 0; launches && i < n; i++) {
+        launches[i] = ctx->profiled_launch[i];
+        launches[i].start = start[i] > first ? (double)(start[i] - first) * 1e-9 : 0.0;
+        launches[i].end = end[i] > first ? (double)(end[i] - first) * 1e-9 : 0.0;
+    }
+    if (count)
+        *count = launches ? n : 0;
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "reading profiling events");
     return CLPRIM_SUCCESS;

@@ -108,11 +108,16 @@ clprim_status clprim_enqueue_pass(clprim_context *ctx, const clprim_pass *pass, 
     }
     size_t local = pass->local, global = groups * local;
     cl_event kept = NULL;
-    int keep = ctx->profiling && ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
+    int keep = (ctx->profiling == CLPRIM_PROFILE_EVERY || (ctx->profiling && ctx->profile_end)) &&
+               ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
     cl_int err = clEnqueueNDRangeKernel(ctx->queue, pass->kernel, 1, NULL, &global, &local, 0, NULL,
                                         event || keep ? &kept : NULL);
     if (err == CL_SUCCESS && keep) {
         clRetainEvent(kept);
+        clprim_launch_time *t = &ctx->profiled_launch[ctx->nprofiled];
+        snprintf(t->kernel, sizeof t->kernel, "%s", pass->kernel_name);
+        t->groups = groups;
+        t->local = local;
         ctx->profiled[ctx->nprofiled++] = kept;
     }
     if (err == CL_SUCCESS && event)
