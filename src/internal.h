@@ -58,8 +58,12 @@ struct clprim_context {
     int has_int64_atomics; /* cl_khr_int64_base_atomics */
     int has_correct_divide; /* float division and sqrt can be built correctly rounded */
     /* $CLPRIM_TEST_LOOKBACK=reversed: look-backs see their tiles in reverse
-     * start order, so only their fallback finishes them (cl/block/lookback.cl) */
+     * start order, so only their fallback finishes them (cl/block/lookback.cl);
+     * =none: the device is taken to have no records' words (no 64-bit atomics,
+     * no plain status words), as some have, so the calls take the forms
+     * that need none. */
     int lookback_reversed;
+    int records_absent;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */
@@ -595,6 +599,11 @@ clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, c
 /* The tuning asks for the one-sweep form, the device can publish its 64-bit
  * status words, and the tile leaves room for the look-back's window. */
 int clprim_one_sweep_available(const clprim_context *ctx);
+/* Whether the device can exchange records between work-groups
+ * (cl/block/lookback.cl: plain status words, or 64-bit atomics), as the
+ * one-sweep forms and the kernels whose last work-group folds the others'
+ * results (cl/block/last_group.cl) do. */
+int clprim_records_available(const clprim_context *ctx);
 /* Whether a one-sweep launch that writes its input in place may run: its
  * look-back cannot fall back (an earlier tile may be overwriting the input
  * it would read), so it must wait, which ends only on devices that run every

@@ -66,8 +66,8 @@
 
 /* ---- Records of one value per tile (scan, compaction, the by-key calls) ----
  * The host keeps one buffer per context (fill_words clears a new one): word 0
- * holds the tile counter (its low 32 bits), word 1 is unused, then from word
- * 2 (16-byte aligned) each tile's record of one 64-bit word per 32 bits of
+ * holds the tile counter (its low 32 bits), word 1 the count of finished
+ * work-groups (block/last_group.cl), then from word 2 (16-byte aligned) each tile's record of one 64-bit word per 32 bits of
  * the value (RECORD_WORDS). Each word carries a header in its high half, the
  * launch's stamp (30 bits) and a flag, so that records of earlier launches
  * read as "nothing yet" and the buffer is never cleared between launches; a
@@ -135,32 +135,15 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
 }
 
 #ifdef STATUS_STORE64
-/* NAME_prefix(lookback, t, total, stamp, scratch, ...) for a value type V (4
- * or 8 bytes, or a multiple of 8) combined by COMB with identity ID (left
- * operand first: the walk keeps the tiles' order), reading WIDTH earlier
- * records a step. Called by every work-item of tile t; scratch is a __local
- * NAME_scratch of the kernel's. TILE_TOTAL(u), an expression over the
- * parameters that follow scratch (the kernel's inputs, declared in `...`),
- * is tile u's total as that tile publishes it, computed by one work-item:
- * the fallback, taken where FALLS_BACK (an expression over the same) holds.
- * A launch that writes its input in place may not read an earlier tile's
- * input, which that tile may be overwriting: it waits instead, and runs
- * only where every started work-group finishes (the host sees to it).
- * COMB must be exact (the same bits in any grouping), as every one-sweep
- * form's operator is. */
-#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH, FALLS_BACK, TILE_TOTAL, ...)                     \
+/* NAME_publish(lookback, t, flag, value, stamp) writes record t of a value
+ * type V (1, 2, 4 or 8 bytes, or a multiple of 8) with this launch's stamp;
+ * NAME_read(lookback, t, stamp, &value) returns its flag (0: not published
+ * in this launch yet) and, when published, its value. */
+#define DEFINE_RECORDS(NAME, V)                                                                     \
     typedef union {                                                                                 \
         V value;                                                                                    \
         uint word[RECORD_WORDS(V)];                                                                 \
     } NAME##_bits;                                                                                  \
-                                                                                                    \
-    typedef struct {                                                                                \
-        V value[WIDTH];                                                                             \
-        uchar flag[WIDTH]; /* 0: not published in this launch yet */                                \
-        V before;                                                                                   \
-        uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                  \
-        uint stalls;      /* steps in a row that found record next - 1 unpublished */               \
-    } NAME##_scratch;                                                                               \
                                                                                                     \
     void NAME##_publish(__global ulong *lookback, const uint t, const uint flag, const V value,     \
                         const uint stamp)                                                           \
@@ -175,6 +158,46 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         for (uint i = 0; i < words; i++)                                                            \
             STATUS_STORE64(record + i, header | bits.word[i]);                                      \
     }                                                                                               \
+                                                                                                    \
+    uint NAME##_read(__global ulong *lookback, const uint t, const uint stamp, V *value)           \
+    {                                                                                               \
+        const uint words = RECORD_WORDS(V);                                                         \
+        ulong word[RECORD_WORDS(V)];                                                                \
+        STATUS_LOAD_RECORD(lookback + 2 + (ulong)t * words, words, word);                           \
+        const uint header = (uint)(word[0] >> 32);                                                  \
+        int ready = header >> 2 == stamp;                                                           \
+        NAME##_bits bits;                                                                           \
+        for (uint i = 0; i < words; i++) {                                                          \
+            ready &= (uint)(word[i] >> 32) == header;                                               \
+            bits.word[i] = (uint)word[i];                                                           \
+        }                                                                                           \
+        *value = bits.value;                                                                        \
+        return ready ? header & 3u : 0;                                                             \
+    }
+
+/* NAME_prefix(lookback, t, total, stamp, scratch, ...) for a value type V (4
+ * or 8 bytes, or a multiple of 8) combined by COMB with identity ID (left
+ * operand first: the walk keeps the tiles' order), reading WIDTH earlier
+ * records a step. Called by every work-item of tile t; scratch is a __local
+ * NAME_scratch of the kernel's. TILE_TOTAL(u), an expression over the
+ * parameters that follow scratch (the kernel's inputs, declared in `...`),
+ * is tile u's total as that tile publishes it, computed by one work-item:
+ * the fallback, taken where FALLS_BACK (an expression over the same) holds.
+ * A launch that writes its input in place may not read an earlier tile's
+ * input, which that tile may be overwriting: it waits instead, and runs
+ * only where every started work-group finishes (the host sees to it).
+ * COMB must be exact (the same bits in any grouping), as every one-sweep
+ * form's operator is. */
+#define DEFINE_LOOKBACK(NAME, V, COMB, ID, WIDTH, FALLS_BACK, TILE_TOTAL, ...)                     \
+    DEFINE_RECORDS(NAME, V)                                                                         \
+                                                                                                    \
+    typedef struct {                                                                                \
+        V value[WIDTH];                                                                             \
+        uchar flag[WIDTH]; /* 0: not published in this launch yet */                                \
+        V before;                                                                                   \
+        uint next, found; /* tiles next - 1, next - 2, ... are still to combine */                  \
+        uint stalls;      /* steps in a row that found record next - 1 unpublished */               \
+    } NAME##_scratch;                                                                               \
                                                                                                     \
     /* Whether any word of a record shows this launch's inclusive prefix: its                       \
      * tile may be writing its outputs (which follow that record) by now. */                        \
@@ -212,20 +235,10 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         while (!s->found) {                                                                         \
             const uint next = s->next;                                                              \
             for (uint w = lid; w < WIDTH; w += WG) {                                                \
-                ulong word[RECORD_WORDS(V)];                                                        \
-                for (uint i = 0; i < words; i++)                                                    \
-                    word[i] = 0;                                                                    \
-                if (w < next)                                                                       \
-                    STATUS_LOAD_RECORD(records + (ulong)(next - 1 - w) * words, words, word);       \
-                const uint header = (uint)(word[0] >> 32);                                          \
-                int ready = w < next && header >> 2 == stamp;                                       \
-                NAME##_bits bits;                                                                   \
-                for (uint i = 0; i < words; i++) {                                                  \
-                    ready &= (uint)(word[i] >> 32) == header;                                       \
-                    bits.word[i] = (uint)word[i];                                                   \
-                }                                                                                   \
-                s->value[w] = bits.value;                                                           \
-                s->flag[w] = ready ? header & 3u : 0;                                               \
+                V value = (ID);                                                                     \
+                const uint flag = w < next ? NAME##_read(lookback, next - 1 - w, stamp, &value) : 0;  \
+                s->value[w] = value;                                                                \
+                s->flag[w] = flag;                                                                  \
             }                                                                                       \
             barrier(CLK_LOCAL_MEM_FENCE);                                                           \
             if (lid == 0) {                                                                         \

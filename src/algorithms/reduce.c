@@ -42,59 +42,70 @@ typedef struct {
     const clprim_mapped *map;
 } reduce_input;
 
-/* The plan of a reduction: one partial per work-group, then, with several,
- * one group folding them into the slot after them, read back to the host; or
- * the last launch writes the caller's buffer. With no element a host result
- * needs no launch (the plan builds a caller's operator, which must compile,
- * and waits for the wait list); a device result is one group's fold of
- * nothing, which writes the empty result. A function's pass 1 is its own
- * program (reduce.cl with -DMAP); the fold is the plain one's. */
+/* The plan of a reduction. Where the device exchanges records between
+ * work-groups, one launch: each work-group publishes its chunk's fold and the
+ * last to finish folds them (block/last_group.cl). Elsewhere one partial per
+ * work-group, then, with several, one group folding them. The result goes to
+ * a slot of the scratch, read back to the host, or to the caller's buffer.
+ * With no element a host result needs no launch (the plan builds a caller's
+ * operator, which must compile, and waits for the wait list); a device result
+ * is one group's fold of nothing, which writes the empty result. A function's
+ * reduction is its own program (reduce.cl with -DMAP). */
 static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type, const clprim_combine *c,
                         int user_op, reduce_input in, size_t n, reduce_target to, clprim_plan *plan)
 {
     const clprim_tuning *shape = &ctx->tuning;
-    clprim_plan_begin(plan, in.map ? "transform-reduce" : "reduce");
+    const char *purpose = in.map ? "transform-reduce" : "reduce";
+    clprim_plan_begin(plan, purpose);
     plan->blocking = to.host != NULL;
-    clprim_program program;
-    clprim_combine_program(ctx, &program, "reduce", "reduce.cl", shape, type, c);
-    if (n == 0 && to.host && !user_op) {
-        clprim_program_end(&program);
+    if (n == 0 && to.host && !user_op)
         return;
-    }
-    const clprim_split split = clprim_split_range(shape, n);
-    const int folds = split.groups > 1; /* the folding group's chunk covers every partial */
-    unsigned reduce_cl = 0, first_cl;
-    if (in.map) {
-        clprim_program mapped;
-        clprim_combine_program(ctx, &mapped, "transform-reduce", "reduce.cl", shape, type, c);
-        clprim_map_options(ctx, &mapped, in.map);
-        first_cl = clprim_plan_program(plan, &mapped);
-        if (folds)
-            reduce_cl = clprim_plan_program(plan, &program);
-        else
-            clprim_program_end(&program);
-    } else {
-        first_cl = reduce_cl = clprim_plan_program(plan, &program);
-    }
+    clprim_program program;
+    clprim_combine_program(ctx, &program, purpose, "reduce.cl", shape, type, c);
+    if (in.map)
+        clprim_map_options(ctx, &program, in.map);
+    const unsigned reduce_cl = clprim_plan_program(plan, &program);
     if (n == 0 && to.host)
         return;
-    const cl_ulong count = n, src_offset = in.offset, groups = split.groups;
+    const clprim_split split = clprim_split_range(shape, n);
+    const int one_launch = clprim_records_available(ctx);
+    const int folds = !one_launch && split.groups > 1; /* the folding group's chunk covers every partial */
+    const cl_ulong count = n, groups = split.groups;
     const cl_ulong partials = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size) / type->size;
-    const cl_ulong answer = to.host ? partials + (split.groups > 1 ? split.groups : 0) : to.offset;
+    const cl_ulong answer = to.host ? partials + split.groups : to.offset;
     const cl_mem out = to.buffer; /* NULL: the scratch */
+    const char *kernel = one_launch ? "reduce_all" : "reduce_chunks";
     const clprim_arg first_out = folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(out);
     const clprim_arg first_at = folds ? CLPRIM_ARG(partials) : CLPRIM_ARG(answer);
+    /* reduce_all's last arguments: the records; reduce_chunks takes none. */
+    const clprim_arg records[2] = {CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG};
+    const size_t nrecords = one_launch ? 2 : 0;
+    /* The input: a function's one or two arrays, or src. */
+    cl_mem x = in.src, y = NULL;
+    cl_ulong x_offset = in.offset, y_offset = 0;
     if (in.map) {
-        const clprim_map *f = in.map->f;
-        const cl_ulong x_offset = f->x_offset;
-        cl_ulong y_offset;
-        const cl_mem y = clprim_map_second(in.map, &y_offset);
-        CLPRIM_PLAN_LAUNCH(plan, first_cl, "reduce_chunks", split.groups, CLPRIM_ARG(f->x), CLPRIM_ARG(x_offset),
-                           CLPRIM_ARG(y), CLPRIM_ARG(y_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk),
-                           first_out, first_at);
-    } else {
-        CLPRIM_PLAN_LAUNCH(plan, first_cl, "reduce_chunks", split.groups, CLPRIM_ARG(in.src),
-                           CLPRIM_ARG(src_offset), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), first_out, first_at);
+        x = in.map->f->x;
+        x_offset = in.map->f->x_offset;
+        y = clprim_map_second(in.map, &y_offset);
+    }
+    clprim_arg args[10];
+    size_t nargs = 0;
+    args[nargs++] = CLPRIM_ARG(x);
+    args[nargs++] = CLPRIM_ARG(x_offset);
+    if (in.map) {
+        args[nargs++] = CLPRIM_ARG(y);
+        args[nargs++] = CLPRIM_ARG(y_offset);
+    }
+    args[nargs++] = CLPRIM_ARG(count);
+    args[nargs++] = CLPRIM_ARG(split.chunk);
+    args[nargs++] = first_out;
+    args[nargs++] = first_at;
+    for (size_t i = 0; i < nrecords; i++)
+        args[nargs++] = records[i];
+    clprim_launch *l = clprim_plan_launch(plan, reduce_cl, kernel, split.groups, args, nargs);
+    if (l && one_launch) {
+        l->record_tiles = split.groups;
+        l->record_bytes = type->size;
     }
     if (folds)
         CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),

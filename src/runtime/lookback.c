@@ -2,9 +2,14 @@
  * a call, and the context's records of the tiles of one launch. */
 #include "internal.h"
 
+int clprim_records_available(const clprim_context *ctx)
+{
+    return !ctx->records_absent && (clprim_plain_status_words(ctx) || ctx->has_int64_atomics);
+}
+
 int clprim_one_sweep_available(const clprim_context *ctx)
 {
-    return ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP && (clprim_plain_status_words(ctx) || ctx->has_int64_atomics) &&
+    return ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP && clprim_records_available(ctx) &&
            clprim_local_bytes_needed(&ctx->tuning) + CLPRIM_LOOKBACK_LOCAL_BYTES <= ctx->local_mem_size;
 }
 
@@ -44,7 +49,8 @@ size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
 clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
                                       size_t value_bytes, cl_mem *records, cl_uint *stamp)
 {
-    /* The tile counter, then a record a tile: a word a 32 bits of its value. */
+    /* The tile counter, the finished groups' counter, then a record a tile: a
+     * word a 32 bits of its value. */
     const size_t words = 2 + tiles * ((value_bytes + 3) / 4);
     const cl_mem before = ctx->lookback;
     clprim_status s = clprim_grow(ctx, &ctx->lookback, &ctx->lookback_bytes, words * sizeof(cl_ulong), records);

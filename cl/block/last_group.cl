@@ -1,0 +1,36 @@
+/* The last work-group of a launch to finish: it alone sees every other
+ * group's results, and folds them in the same launch, where a second launch of
+ * one group would cost a launch's latency (some 10 us on a GPU). Nothing
+ * waits on another work-group: each publishes its result as a record
+ * (block/lookback.cl), then counts itself finished, and whichever counts last
+ * reads the records; so it ends on any device.
+ *
+ * The counter is word 1 of the context's records buffer, zero when a launch
+ * starts: the last group sets it back to zero. */
+#ifndef CLPRIM_BLOCK_LAST_GROUP_CL
+#define CLPRIM_BLOCK_LAST_GROUP_CL
+
+#include "block/lookback.cl"
+
+/* Called by every work-item of the group once its record is published;
+ * returns non-zero in every work-item of the last group. */
+int last_group_done(__global ulong *records, __local uint *flag)
+{
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the group's work, before it counts itself finished */
+    if (get_local_id(0) == 0) {
+        volatile __global uint *finished = (volatile __global uint *)(records + 1);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        const uint before = atomic_inc(finished);
+        const int last = before == get_num_groups(0) - 1;
+        if (last)
+            atomic_xchg(finished, 0u);
+        *flag = last;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int last = *flag;
+    if (last)
+        mem_fence(CLK_GLOBAL_MEM_FENCE); /* the others' results, read after the count */
+    return last;
+}
+
+#endif /* CLPRIM_BLOCK_LAST_GROUP_CL */
