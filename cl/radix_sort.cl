@@ -634,11 +634,14 @@ uint tile_digit_count(__global const key_t *src, const ulong base, const ulong n
  * [portion_begin + t * TILE, ...). Each tile publishes, per digit, its own
  * count, then looks back over earlier tiles until one has published the
  * count of all tiles up to it, and publishes its own such count. status
- * (counter first, then tiles x RADIX words) starts at zero. */
+ * (counter first, then tiles x RADIX words) starts at zero; the words of the
+ * next launch's next_tiles tiles, at next_status_offset, are zeroed here
+ * (its counter is zero: the last ticket taker of its launch reset it). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n,
                      ulong portion_begin, uint shift, uint mask, uint descending, __global ulong *bases,
-                     ulong bases_offset, uint next_portion, __global uint *status, ulong status_offset)
+                     ulong bases_offset, uint next_portion, __global uint *status, ulong status_offset,
+                     ulong next_status_offset, uint next_tiles)
 {
     const uint r = routes[route_index];
     /* A skipped pass goes through the same barriers over no keys, publishing and
@@ -717,6 +720,12 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     barrier(CLK_LOCAL_MEM_FENCE);
     scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first,
                         place);
+    /* Off the look-back's path, after the tile's own work: the next launch's
+     * status, which the launch before this one used. */
+    __global uint *next_words = status - status_offset + next_status_offset + 1;
+    for (ulong u = get_group_id(0); u < next_tiles; u += get_num_groups(0))
+        for (uint d = lid; d < RADIX; d += WG)
+            next_words[u * RADIX + d] = 0;
 }
 
 /* ---- The end ---- */

@@ -98,16 +98,18 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
     p.split = clprim_split_range(&p.tuning, n);
 
     /* The multi-pass form's counts (their scans lay out their own partials);
-     * the one-sweep form's status: the tile counter, then the words. */
+     * the one-sweep form's two status areas, each the tile counter, then the
+     * words: each launch clears the other for the next, and the first clear
+     * covers the histogram and both, which follow it. */
     const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
     p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
     p.tmp_keys = clprim_layout_part(l, n * p.key_bytes);
     p.tmp_values = clprim_layout_part(l, n * p.value_bytes);
     p.hist = clprim_layout_part(l, p.passes * RADIX * 4);
+    p.status = clprim_layout_part(l, 2 * p.status_bytes);
     p.route = clprim_layout_part(l, (MAX_PASSES + 1) * 4);
     p.bases = clprim_layout_part(l, p.passes * p.portions * RADIX * 8);
     p.counts = clprim_layout_part(l, one_sweep ? 0 : RADIX * p.split.groups * 8);
-    p.status = clprim_layout_part(l, p.status_bytes);
     return p;
 }
 
@@ -229,26 +231,38 @@ static void plan_multi_pass(const clprim_context *ctx, clprim_plan *plan, unsign
     }
 }
 
-/* The passes of the one-sweep form: per pass and portion, a cleared status and
- * one launch of a work-group a tile. */
+/* Tiles of the one-sweep launch of portion q. */
+static cl_uint portion_tiles(const sort_plan *p, size_t n, size_t q)
+{
+    const size_t begin = q * p->portion_keys, keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
+    return (cl_uint)((keys + p->tile - 1) / p->tile);
+}
+
+/* The passes of the one-sweep form: per pass and portion, one launch of a
+ * work-group a tile. Launch k reads and writes status area k % 2 and clears
+ * the other for launch k + 1. */
 static void plan_one_sweep(clprim_plan *plan, unsigned program, const sort_plan *p, const clprim_sort_spec *spec,
                            const route_buffers *r, size_t n)
 {
-    const cl_ulong count_n = n, status_off = p->status / 4;
+    const cl_ulong count_n = n;
     const cl_uint descending = spec->descending != 0;
+    size_t k = 0;
     for (cl_uint pass = 0; pass < p->passes; pass++) {
         const pass_digit d = digit_of_pass(p, spec, pass);
-        for (size_t q = 0; q < p->portions; q++) {
+        for (size_t q = 0; q < p->portions; q++, k++) {
             const cl_ulong begin = (cl_ulong)q * p->portion_keys;
-            const size_t keys = n - begin < p->portion_keys ? n - begin : p->portion_keys;
             const cl_ulong bases_off = p->bases / 8 + ((cl_ulong)pass * p->portions + q) * RADIX;
             const cl_uint next_portion = q + 1 < p->portions;
-            plan_clear(plan, program, p, p->status, p->status_bytes / 4);
-            CLPRIM_PLAN_LAUNCH(plan, program, "radix_one_sweep", (keys + p->tile - 1) / p->tile, CLPRIM_SCRATCH_ARG,
+            const cl_ulong status_off = (p->status + k % 2 * p->status_bytes) / 4;
+            const cl_ulong next_status_off = (p->status + (k + 1) % 2 * p->status_bytes) / 4;
+            const int last = pass + 1 == p->passes && !next_portion;
+            const cl_uint next_tiles = last ? 0 : portion_tiles(p, n, next_portion ? q + 1 : 0);
+            CLPRIM_PLAN_LAUNCH(plan, program, "radix_one_sweep", portion_tiles(p, n, q), CLPRIM_SCRATCH_ARG,
                                CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
                                CLPRIM_ARG(begin), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending),
                                CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_ARG(next_portion),
-                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(status_off));
+                               CLPRIM_SCRATCH_ARG, CLPRIM_ARG(status_off), CLPRIM_ARG(next_status_off),
+                               CLPRIM_ARG(next_tiles));
         }
     }
 }
@@ -288,7 +302,7 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    plan_clear(plan, radix_cl, &p, p.hist, one_sweep_form ? p.passes * RADIX : 4);
+    plan_clear(plan, radix_cl, &p, p.hist, one_sweep_form ? (p.status + 2 * p.status_bytes - p.hist) / 4 : 4);
     if (one_sweep_form) {
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_histogram", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
                            CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
