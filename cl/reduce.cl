@@ -141,7 +141,8 @@ T fold_partials(__global ulong *lookback, const uint count, const uint stamp, __
     T acc = IDENTITY;
     for (uint g = first; g < last; g++) {
         T partial;
-        partial_read(lookback, g, stamp, &partial); /* published: its group counted itself finished after */
+        while (!partial_read(lookback, g, stamp, &partial))
+            ; /* sent before its group counted itself finished: it comes */
         acc = COMBINE(acc, partial);
     }
 #if OP_COMMUTES

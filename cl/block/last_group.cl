@@ -1,9 +1,15 @@
 /* The last work-group of a launch to finish: it alone sees every other
  * group's results, and folds them in the same launch, where a second launch of
- * one group would cost a launch's latency (some 10 us on a GPU). Nothing
- * waits on another work-group: each publishes its result as a record
- * (block/lookback.cl), then counts itself finished, and whichever counts last
- * reads the records; so it ends on any device.
+ * one group would cost a launch's latency (some 10 us on a GPU). Each group
+ * publishes its result as a record (block/lookback.cl), then counts itself
+ * finished, and whichever counts last reads the records.
+ *
+ * Only records carry results here: OpenCL 1.2 orders no write of one
+ * work-group before another's view of the count, and on an H100 a last group
+ * that read counts other groups had added with atomics (a histogram, the
+ * radix sort's digit counts) sometimes missed some. A record's stamp says it
+ * has arrived; the last group waits for each one, which its writer, finished
+ * already, has sent, so nothing waits on a work-group that may not run.
  *
  * The counter is word 1 of the context's records buffer, zero when a launch
  * starts: the last group sets it back to zero. */
