@@ -1,8 +1,9 @@
 /* Reduction of contiguous chunks: pass 1 of the scan and of a reduction (a
  * partial per work-group), the fold of the partials by one work-group, and,
  * where the device has the records' words (block/lookback.cl), the whole
- * reduction in one launch (the last work-group to finish folds the partials). With -DMAP (block/map.cl) the elements are a
- * caller's function of one or two inputs, never stored: clprim_transform_reduce. */
+ * reduction in one launch (the last work-group to finish folds the partials).
+ * With -DMAP (block/map.cl) the elements are a caller's function of one or two
+ * inputs, never stored: clprim_transform_reduce. */
 #include "block/last_group.cl"
 #include "block/reduce_scan.cl"
 

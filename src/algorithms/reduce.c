@@ -71,8 +71,10 @@ static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type,
     const int one_launch = clprim_records_available(ctx);
     const int folds = !one_launch && split.groups > 1; /* the folding group's chunk covers every partial */
     const cl_ulong count = n, groups = split.groups;
-    const cl_ulong partials = clprim_layout_part(&plan->scratch, (split.groups + 1) * type->size) / type->size;
-    const cl_ulong answer = to.host ? partials + split.groups : to.offset;
+    /* The partials of a second launch, then a host result's slot. */
+    const size_t slots = (folds ? split.groups : 0) + 1;
+    const cl_ulong partials = clprim_layout_part(&plan->scratch, slots * type->size) / type->size;
+    const cl_ulong answer = to.host ? partials + slots - 1 : to.offset;
     const cl_mem out = to.buffer; /* NULL: the scratch */
     const char *kernel = one_launch ? "reduce_all" : "reduce_chunks";
     const clprim_arg first_out = folds ? CLPRIM_SCRATCH_ARG : CLPRIM_BUFFER_ARG(out);
@@ -107,9 +109,18 @@ static void plan_reduce(const clprim_context *ctx, const clprim_type_info *type,
         l->record_tiles = split.groups;
         l->record_bytes = type->size;
     }
-    if (folds)
-        CLPRIM_PLAN_LAUNCH(plan, reduce_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
+    if (folds) {
+        /* A function's program reads its function, not the partials: the
+         * fold is the plain program's. */
+        unsigned fold_cl = reduce_cl;
+        if (in.map) {
+            clprim_program plain;
+            clprim_combine_program(ctx, &plain, purpose, "reduce.cl", shape, type, c);
+            fold_cl = clprim_plan_program(plan, &plain);
+        }
+        CLPRIM_PLAN_LAUNCH(plan, fold_cl, "reduce_chunks", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(partials),
                            CLPRIM_ARG(groups), CLPRIM_ARG(groups), CLPRIM_BUFFER_ARG(out), CLPRIM_ARG(answer));
+    }
     if (to.host)
         clprim_plan_read(plan, NULL, answer * type->size, type->size, to.host);
 }
