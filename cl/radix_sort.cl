@@ -17,12 +17,14 @@
  *   one-sweep        radix_one_sweep: tiles numbered in start order by an
  *                    atomic counter; each ranks its tile, publishes its digit
  *                    counts, looks back at earlier tiles for its places, writes.
- *                    Reads the keys once; needs every started work-group to
- *                    run to completion, as a tile waits for earlier ones;
+ *                    Reads the keys once; a tile that finds an earlier one
+ *                    silent counts that tile's keys itself (block/lookback.cl's
+ *                    fallback, compiled out where every started work-group
+ *                    runs to its end), so it waits on none that may not run;
  * and radix_copy_out, which copies to the output when the route ends
  * elsewhere (an odd number of passes in place, or every pass skipped);
- * fill_words (block/fill.cl) zeroes the counts and the one-sweep status before
- * they are used.
+ * fill_words (block/fill.cl) zeroes the counts and both one-sweep status areas
+ * once a sort; each one-sweep pass then zeroes the other area for the next.
  *
  * A tile is ranked in local memory by two stable counting passes of 4 bits
  * each (an LSD sort inside the tile), with a 16-counter column per work-item,
