@@ -24,8 +24,9 @@ unset CLPRIM_KERNEL_PATH
 # What is installed.
 kernels=$(dirname "$(find "$moved" -path '*/clprim/cl/scan.cl' | head -n 1)")
 [ -f "$kernels/scan.cl" ] || fail "no kernels installed under $moved"
-for f in "$src"/cl/*.cl; do
-    [ -f "$kernels/$(basename "$f")" ] || fail "cl/$(basename "$f") is not installed (add it to cl/meson.build)"
+for f in "$src"/cl/*.cl "$src"/cl/*.h "$src"/cl/block/*.cl; do
+    name=${f#"$src"/cl/}
+    [ -f "$kernels/$name" ] || fail "cl/$name is not installed (add it to cl/meson.build)"
 done
 [ -n "$(find "$moved" -name clprim.h)" ] || fail "clprim.h not installed"
 [ -f "$moved/share/doc/libclprim/LICENSE" ] || fail "LICENSE not installed in share/doc/libclprim"
