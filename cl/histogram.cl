@@ -100,6 +100,18 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
 #if WG == 1
     /* The CPU shape: one work-item owns the group's counts, and no branch: an element outside the window counts in the spare slot
      * h[local_bins], which is never merged. */
+#if !defined(T_IS_FLOAT) && CLPRIM_FIELD(TYPE, BYTES) <= 4
+    /* Bins one value wide from 0 (bytes, labels: lo_bits 0 and no shift make
+     * lo 0, as the host launches only windows that meet the type): the value
+     * is its bin, and (uint)x is bins or more outside [0, bins), a negative x
+     * of 32 bits or fewer converting to 2^31 or more (bins <= 2^31). One
+     * minimum an element where short_bin takes four operations: 2^24 int32 on
+     * one core 7.9 to 5.2 ms. */
+    if (stride == 1 && first_bin == 0 && local_bins == bins && lo_bits == 0 && divide == HIST_DIVIDE_SHIFT) {
+        for (ulong i = begin; i < end; i++)
+            h[min((uint)src[i], bins)]++;
+    } else
+#endif
     if (stride == 1 && first_bin == 0 && local_bins == bins && HAS_SHORT_BIN(divide)) {
         for (ulong i = begin; i < end; i++)
             h[short_bin(src[i], lo, hi, scale, lo_bits, range, bins, divide)]++;
