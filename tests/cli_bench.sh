@@ -1,6 +1,7 @@
 #!/bin/sh
-# `clprim bench --launches` names the kernels. `clprim bench --plot`: GB/s is drawn on a log axis, so that the sorts, at a
-# small fraction of a reduction's GB/s, do not lie flat along zero. The chart's
+# `clprim bench --launches` names the kernels under a row. `clprim bench --plot`:
+# GB/s is drawn on a log axis, so that the sorts, at a small fraction of a
+# reduction's GB/s, do not lie flat along zero. The chart's
 # markers (7 x 7 squares in each series' colour) are found in the PNG and their
 # heights compared with the GB/s of the --csv rows: a straight line in log10(GB/s),
 # which a linear axis would not give, as the GB/s span more than 4x.
