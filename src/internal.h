@@ -94,7 +94,8 @@ struct clprim_context {
      * their kernels' names and shapes: every launch (CLPRIM_PROFILE_EVERY), or
      * only each plan's first and last (CLPRIM_PROFILE_ENDS), as the launches
      * between carry no event outside a benchmark either. profile_end marks
-     * the launch being enqueued as one of those two. */
+     * the launch being enqueued as one of those two. Past 64, the latest
+     * takes the last place, so that the time still ends with the last. */
     int profiling;
     int profile_end;
     cl_event profiled[64];

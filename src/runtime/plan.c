@@ -108,8 +108,10 @@ clprim_status clprim_enqueue_pass(clprim_context *ctx, const clprim_pass *pass, 
     }
     size_t local = pass->local, global = groups * local;
     cl_event kept = NULL;
-    int keep = (ctx->profiling == CLPRIM_PROFILE_EVERY || (ctx->profiling && ctx->profile_end)) &&
-               ctx->nprofiled < sizeof ctx->profiled / sizeof ctx->profiled[0];
+    const int keep = ctx->profiling == CLPRIM_PROFILE_EVERY || (ctx->profiling && ctx->profile_end);
+    const size_t room = sizeof ctx->profiled / sizeof ctx->profiled[0];
+    if (keep && ctx->nprofiled == room) /* the latest launch takes the last place: the time still ends with it */
+        clReleaseEvent(ctx->profiled[--ctx->nprofiled]);
     cl_int err = clEnqueueNDRangeKernel(ctx->queue, pass->kernel, 1, NULL, &global, &local, 0, NULL,
                                         event || keep ? &kept : NULL);
     if (err == CL_SUCCESS && keep) {
