@@ -504,6 +504,58 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
 #endif
 
 #if defined(STATUS_STORE64) && !defined(SECOND_KIND) /* a three-way partition runs multi-pass */
+/* The one-sweep form keeps a bit per element, not the element: elements
+ * wait in the staged tile, and the tile's output order (order[place] = an
+ * element's index in the tile) is built before the look-back, which it does
+ * not need. Holding the elements in registers (judge_items) took this kernel
+ * to 96 registers on the H100 and 11% more time at 2^26 int32. Partitions
+ * keep them: placing their parts by judging each element again took
+ * scatter_chunks from 124 to 163 registers and a partition 1.6 times as long. */
+#if ITEMS <= 32
+typedef uint item_bits;
+#else
+typedef ulong item_bits; /* the host keeps ITEMS <= 64 (clprim_compact_shape) */
+#endif
+#if TILE <= 65536
+typedef ushort tile_index;
+#else
+typedef uint tile_index;
+#endif
+
+/* A tile of src[base, end) staged in local memory with a coalesced load;
+ * bit k of *kept is set when this work-item's element k (of its ITEMS
+ * consecutive ones) is kept. Returns how many are. */
+uint judge_kept(__global const T *src, __global const uchar *flags, const T value, const ulong base, const ulong end,
+                __local T *tile, item_bits *kept)
+{
+    load_tile(src, base, end, tile, (T)0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lid = get_local_id(0);
+    item_bits bits = 0;
+    uint count = 0;
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = lid * ITEMS + k;
+        const uint keep = base + j < end && KEEP(tile[PAD(j)], base + j);
+        bits |= (item_bits)keep << k;
+        count += keep;
+    }
+    *kept = bits;
+    (void)value;
+    return count;
+}
+
+/* This work-item's kept elements into the tile's output order, from place at
+ * (its count scan's). */
+void order_kept(__local tile_index *order, const item_bits kept, uint at)
+{
+    const uint lid = get_local_id(0);
+    for (uint k = 0; k < ITEMS; k++)
+        if ((kept >> k) & 1) {
+            order[at] = (tile_index)(lid * ITEMS + k);
+            at++;
+        }
+}
+
 /* Tile u's kept elements in a loop: the look-back's fallback. */
 ulong kept_in_tile(__global const T *src, __global const uchar *flags, const T value, const ulong n, const uint u)
 {
@@ -543,12 +595,15 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     compact_run(src, flags, value, dst, base, end, out, tile);
 #else
     __local uint sums[SCAN_SLOTS];
-    T x[ITEMS];
-    uchar part[ITEMS];
+    __local tile_index order[TILE];
+    item_bits kept;
     uint total;
-    const uint at = wg_exclusive_count(judge_items(src, flags, value, base, end, tile, x, part), sums, &total);
+    const uint at = wg_exclusive_count(judge_kept(src, flags, value, base, end, tile, &kept), sums, &total);
+    order_kept(order, kept, at);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk, src, flags, value, n);
-    write_kept(tile, x, part, at, dst, out, total, 0, ~0ul, 0);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the order is complete */
+    for (uint j = lid; j < total; j += WG)
+        dst[out + j] = tile[PAD(order[j])];
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;

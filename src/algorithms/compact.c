@@ -93,10 +93,34 @@ static clprim_status check_predicate(clprim_context *ctx, const char *name, cons
     return CLPRIM_SUCCESS;
 }
 
+/* Local memory of cl/compact.cl's kernels at a shape: the scan's (a padded
+ * tile of the widest element and its slots), the one-sweep tile's output
+ * order (two bytes an element, four past 65536) and the look-back's scratch. */
+static cl_ulong compact_local_bytes(const clprim_tuning *t)
+{
+    const cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
+    return clprim_local_bytes_needed(t) + tile * (tile > 65536 ? 4 : 2) + CLPRIM_LOOKBACK_LOCAL_BYTES;
+}
+
+/* A shape the kernels take: the one-sweep form keeps a bit per element of a
+ * work-item in one 64-bit word, so work-groups of more than one work-item
+ * take at most 64 items (the CPU shape, one work-item, runs loops). */
+static int compact_shape_fits(const clprim_context *ctx, const clprim_tuning *t)
+{
+    return t->work_group_size == 1 || (t->items_per_thread <= 64 && compact_local_bytes(t) <= ctx->local_mem_size);
+}
+
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
 {
-    const clprim_tuning grid = clprim_compact_grid(ctx);
-    return one_sweep ? clprim_one_sweep_shape(ctx, &grid) : grid;
+    clprim_tuning grid = clprim_compact_grid(ctx);
+    if (one_sweep) {
+        const clprim_tuning sweep = clprim_one_sweep_shape(ctx, &grid);
+        if (compact_shape_fits(ctx, &sweep))
+            return sweep;
+    }
+    while (grid.items_per_thread > 1 && !compact_shape_fits(ctx, &grid))
+        grid.items_per_thread /= 2;
+    return grid;
 }
 
 /* A build failure of an expression says which expression (or both). */
