@@ -32,9 +32,9 @@ typedef struct {
 
 /* The select of k < n keys of keys_in (values_in NULL with values: the
  * indices) into keys_out and values_out (NULL: keys alone), then their sort
- * there. Scratch: the levels' records, each work-group's counts and places,
- * and two candidate buffers of n keys and values each (the worst case: most
- * keys share the k-th one's top digit but not all). */
+ * there. Scratch: the levels' records, each work-group's counts, places and
+ * copied count, and two candidate buffers of n keys and values each (the
+ * worst case: most keys share the k-th one's top digit but not all). */
 static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clprim_sort_spec *spec, cl_mem keys_in,
                         cl_ulong keys_in_offset, cl_mem values_in, cl_ulong values_in_offset, size_t n, size_t k,
                         cl_mem keys_out, cl_ulong keys_out_offset, cl_mem values_out, cl_ulong values_out_offset)
@@ -47,6 +47,7 @@ static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clpr
     const cl_ulong records = clprim_layout_part(l, (levels + 1) * LEVEL_WORDS * 8) / 8;
     const cl_ulong counts = clprim_layout_part(l, split.groups * RADIX * 4) / 4;
     const cl_ulong places = clprim_layout_part(l, split.groups * 2 * 8) / 8;
+    const cl_ulong copied = clprim_layout_part(l, split.groups * 8) / 8; /* the CPU shape's (cl/top_k.cl) */
     /* Without values the value places are never read: any buffer fills them. */
     place keys[3] = {{keys_in, keys_in_offset}}, values[3];
     values[0] = vb && values_in ? (place){values_in, values_in_offset} : keys[0];
@@ -71,16 +72,18 @@ static void plan_select(const clprim_context *ctx, clprim_plan *plan, const clpr
         const cl_uint mask = (1u << (top - shift)) - 1;
         const cl_ulong record = records + level * LEVEL_WORDS;
         const cl_uint last = level + 1 == levels;
-        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_count", split.groups, PLACES_ARGS(keys), CLPRIM_ARG(descending),
-                           CLPRIM_ARG(shift), CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(record),
-                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts));
+        CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_count", split.groups, PLACES_ARGS(keys), PLACES_ARGS(values),
+                           CLPRIM_ARG(values_are_indices), CLPRIM_ARG(descending), CLPRIM_ARG(shift),
+                           CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(record), CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(counts), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(copied));
         CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_select", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(counts),
                            CLPRIM_ARG(groups), CLPRIM_ARG(shift), CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG,
                            CLPRIM_ARG(record), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(places));
         CLPRIM_PLAN_LAUNCH(plan, top_k_cl, "top_k_scatter", split.groups, PLACES_ARGS(keys), PLACES_ARGS(values),
                            CLPRIM_ARG(values_are_indices), CLPRIM_ARG(descending), CLPRIM_ARG(shift),
                            CLPRIM_ARG(mask), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(record), CLPRIM_SCRATCH_ARG,
-                           CLPRIM_ARG(places), PLACE_ARGS(out_keys), PLACE_ARGS(out_values), CLPRIM_ARG(last));
+                           CLPRIM_ARG(places), PLACE_ARGS(out_keys), PLACE_ARGS(out_values), CLPRIM_ARG(last),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(copied));
     }
     clprim_plan_radix_sort(ctx, plan, spec, keys_out, keys_out_offset, keys_out, keys_out_offset,
                            vb ? values_out : NULL, values_out_offset, vb ? values_out : NULL, values_out_offset, k);
