@@ -113,7 +113,17 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
     } else
 #endif
     if (stride == 1 && first_bin == 0 && local_bins == bins && HAS_SHORT_BIN(divide)) {
-        for (ulong i = begin; i < end; i++)
+        /* Sixteen bins computed together, then counted: the bins' arithmetic
+         * vectorizes, the counts cannot (2^24 floats on one core, 38 to 29 ms). */
+        ulong i = begin;
+        for (; i + 16 <= end; i += 16) {
+            uint b[16];
+            for (uint k = 0; k < 16; k++)
+                b[k] = short_bin(src[i + k], lo, hi, scale, lo_bits, range, bins, divide);
+            for (uint k = 0; k < 16; k++)
+                h[b[k]]++;
+        }
+        for (; i < end; i++)
             h[short_bin(src[i], lo, hi, scale, lo_bits, range, bins, divide)]++;
     } else {
         for (ulong i = begin; i < end; i++)
