@@ -96,16 +96,22 @@ void top_k_start(__global ulong *levels, ulong levels_offset, ulong n, ulong k)
 /* An element's value: its index from the input with values_are_indices. */
 #define VALUE_OF(i) (values_are_indices ? (value_t)(i) : values[i])
 
-/* The smallest digit d whose counts hist[0 .. d] reach `need`, or mask when
- * they never do (the select's choice, over one work-group's counts). */
-uint digit_of_rank(__local const uint *hist, const ulong need, const uint mask)
-{
-    ulong below = 0;
-    uint d = 0;
-    while (d < mask && below + hist[d] < need)
-        below += hist[d++];
-    return d;
-}
+/* The digit of the element of rank `need`: the smallest d whose counts
+ * hist[0 .. d] reach it, or mask when they never do; *below, the counts
+ * before d. Over the level's totals (the select) and over one work-group's
+ * counts (the CPU shape's bound). */
+#define DEFINE_DIGIT_OF_RANK(NAME, C)                                                   \
+    uint NAME(__local const C *hist, const ulong need, const uint mask, ulong *below)   \
+    {                                                                                   \
+        ulong sum = 0;                                                                  \
+        uint d = 0;                                                                     \
+        while (d < mask && sum + hist[d] < need)                                        \
+            sum += hist[d++];                                                           \
+        *below = sum;                                                                   \
+        return d;                                                                       \
+    }
+DEFINE_DIGIT_OF_RANK(digit_of_rank, uint)
+DEFINE_DIGIT_OF_RANK(digit_of_rank_total, ulong)
 
 /* counts[g * RADIX + d]: the elements of work-group g's chunk whose digit is
  * d.
@@ -154,7 +160,8 @@ void top_k_count(PLACES_PARAMS(key_t, keys), PLACES_PARAMS(value_t, values), uin
                     copy_values[taken] = VALUE_OF(i);
                 taken += d <= bound;
             }
-            bound = digit_of_rank(hist, need, mask);
+            ulong before;
+            bound = digit_of_rank(hist, need, mask, &before);
         }
         copied[copied_offset + get_group_id(0)] = taken;
     } else {
@@ -198,10 +205,8 @@ void top_k_select(__global const uint *counts, ulong counts_offset, ulong groups
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong need = level[LEVEL_NEED];
     if (lid == 0) {
-        ulong below = 0;
-        uint d = 0;
-        while (d < mask && below + totals[d] < need) /* need <= the level's count: some digit holds it */
-            below += totals[d++];
+        ulong below;
+        const uint d = digit_of_rank_total(totals, need, mask, &below); /* need <= the level's count */
         chosen = d;
         next[LEVEL_COUNT] = totals[d];
         next[LEVEL_NEED] = need - below;
