@@ -42,11 +42,12 @@ static size_t one_sweep_tiles(const clprim_context *ctx, const clprim_tuning *sh
     return clprim_one_sweep_tiles(shape, n);
 }
 
-/* A look-back record holds the part of the tiles before: a 64-bit count and
- * the pair (value, head), as cl/by_key.cl lays out its prefix. */
-static size_t record_bytes(const clprim_type_info *value)
+/* A look-back record holds the part of the tiles before: the pair (value,
+ * head), and for the runs a 64-bit count of outputs before it, as
+ * cl/by_key.cl lays out its seg and prefix. */
+static size_t record_bytes(const clprim_type_info *value, int counts)
 {
-    return sizeof(cl_ulong) + (value->size > 4 ? 16 : 8);
+    return (counts ? sizeof(cl_ulong) : 0) + (value->size > 4 ? 16 : 8);
 }
 
 /* Passes 1 and 2 of the multi-pass form over n > 0 elements: each chunk's
@@ -106,7 +107,7 @@ static void plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const
                                               CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG, CLPRIM_ARG(excl));
         if (l) {
             l->record_tiles = tiles;
-            l->record_bytes = record_bytes(value);
+            l->record_bytes = record_bytes(value, 0);
         }
         return;
     }
@@ -260,7 +261,7 @@ static void plan_runs(const clprim_context *ctx, const by_key_call *b, clprim_pl
             CLPRIM_ARG(write_count));
         if (l) {
             l->record_tiles = tiles;
-            l->record_bytes = record_bytes(b->value);
+            l->record_bytes = record_bytes(b->value, 1);
         }
     } else {
         const chunk_seeds seeds = plan_chunk_seeds(&shape, plan, by_key_cl, b->value, b->keys, k_off, b->values,
