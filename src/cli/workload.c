@@ -384,7 +384,12 @@ static clprim_status compact_run(workload *w)
                           0, NULL, NULL);
 }
 
-static void compact_cpu(workload *w)
+/* The compaction's loops keep the elements above the middle or, given flags,
+ * those whose flag byte is set. Each is inlined into its callers, one with
+ * flags NULL and one without, so that each loop tests one of the two. */
+#define COMPACT_KEEPS(flags, x, i, limit) ((flags) ? (flags)[i] != 0 : (x)[i] > (limit))
+
+static inline __attribute__((always_inline)) void compact_loop(workload *w, const unsigned char *flags)
 {
     unsigned char middle[8];
     compact_threshold(w->type, middle);
@@ -394,7 +399,7 @@ static void compact_cpu(workload *w)
         memcpy(&limit, middle, sizeof limit);
         size_t kept = 0;
         for (size_t i = 0; i < w->n; i++)
-            if (x[i] > limit)
+            if (COMPACT_KEEPS(flags, x, i, limit))
                 y[kept++] = x[i];
         w->count = kept;
     })
@@ -402,7 +407,7 @@ static void compact_cpu(workload *w)
 
 /* Each thread counts its kept elements, then writes them after those of the
  * slices before. */
-static void compact_openmp(workload *w)
+static inline __attribute__((always_inline)) void compact_openmp_loop(workload *w, const unsigned char *flags)
 {
     unsigned char middle[8];
     compact_threshold(w->type, middle);
@@ -417,7 +422,7 @@ static void compact_openmp(workload *w)
             size_t begin, end, at = 0;
             int id = thread_slice(w->n, &begin, &end);
             for (size_t i = begin; i < end; i++)
-                at += x[i] > limit;
+                at += COMPACT_KEEPS(flags, x, i, limit);
             kept[id] = at;
             _Pragma("omp barrier")
             at = 0;
@@ -427,15 +432,24 @@ static void compact_openmp(workload *w)
              * it is kept; the slice's last place bounds the stores. */
             const size_t last = at + kept[id];
             for (size_t i = begin; i < end && at < last; i++) {
-                T v = x[i];
-                y[at] = v;
-                at += v > limit;
+                y[at] = x[i];
+                at += COMPACT_KEEPS(flags, x, i, limit);
             }
             if (end == w->n)
                 w->count = at;
         }
     })
     free(kept);
+}
+
+static void compact_cpu(workload *w)
+{
+    compact_loop(w, NULL);
+}
+
+static void compact_openmp(workload *w)
+{
+    compact_openmp_loop(w, NULL);
 }
 
 /* The kept count on the device against the C loop's, then the first
@@ -464,6 +478,57 @@ static double compact_bytes(const workload *w)
 static const workload_kind compact_half = {"compact",     compact_prepare, compact_run, compact_cpu, compact_check,
                                            compact_bytes, NULL,            compact_openmp,
     "compact", 0};
+
+/* ---- Compaction by flags: the same elements, chosen by a byte each ---- */
+
+/* The flags (set where the element is above the middle) on the host in
+ * w->scratch and on the device in w->flags_buf. */
+static int compact_flagged_prepare(workload *w)
+{
+    unsigned char middle[8], *flags = malloc(w->n ? w->n : 1);
+    w->scratch = flags;
+    if (!flags || !compact_prepare(w))
+        return 0;
+    compact_threshold(w->type, middle);
+    FOR_EACH_TYPE(w->type, {
+        const T *x = w->in;
+        T limit;
+        memcpy(&limit, middle, sizeof limit);
+        for (size_t i = 0; i < w->n; i++)
+            flags[i] = x[i] > limit;
+    })
+    cl_int err;
+    w->flags_buf = clCreateBuffer(w->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w->n ? w->n : 1, flags, &err);
+    return err == CL_SUCCESS;
+}
+
+static clprim_status compact_flagged_run(workload *w)
+{
+    clprim_predicate keep = {CLPRIM_KEEP_FLAGGED, NULL, w->flags_buf, 0, NULL};
+    return clprim_compact(w->ctx, w->type, &keep, w->in_buf, 0, w->out_buf, 0, w->n, NULL, w->aux_buf, 0,
+                          0, NULL, NULL);
+}
+
+static void compact_flagged_cpu(workload *w)
+{
+    compact_loop(w, w->scratch);
+}
+
+static void compact_flagged_openmp(workload *w)
+{
+    compact_openmp_loop(w, w->scratch);
+}
+
+static double compact_flagged_bytes(const workload *w)
+{
+    return compact_bytes(w) + (double)w->n;
+}
+
+static const workload_kind compact_flagged = {"compact-flagged",      compact_flagged_prepare,
+                                              compact_flagged_run,    compact_flagged_cpu,
+                                              compact_check,          compact_flagged_bytes,
+                                              NULL,                   compact_flagged_openmp,
+                                              "compact",              0};
 
 /* ---- Partition: the elements above the middle first, then the rest ---- */
 
@@ -2469,7 +2534,7 @@ static const workload_kind photo_kmeans = {"kmeans-photo", photo_kmeans_prepare,
 
 const workload_kind *const workload_kinds[] = {
     &scan_inclusive, &scan_exclusive, &scan_user_sum, &reduce_sum,    &reduce_sum_to,   &argmax,
-    &argmax_to,      &compact_half,   &partition_half, &partition_three_way, &find_if, &transform,
+    &argmax_to,      &compact_half,   &compact_flagged, &partition_half, &partition_three_way, &find_if, &transform,
     &transform_reduce, &adjacent_difference, &scan_by_key, &reduce_by_key, &unique_by_key, &nontrivial_runs,
     &histogram_256, &histogram_range, &threshold_planar, &sort_keys, &sort_pairs, &merge_sort_keys,
     &merge_sort_pairs, &search, &segmented_reduce, &box_sort,
@@ -2544,7 +2609,7 @@ int workload_fetch(workload *w)
 
 void workload_release(workload *w)
 {
-    cl_mem buffers[] = {w->in_buf, w->out_buf, w->aux_buf, w->keys_buf, w->keys_out_buf};
+    cl_mem buffers[] = {w->in_buf, w->out_buf, w->aux_buf, w->keys_buf, w->keys_out_buf, w->flags_buf};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             clReleaseMemObject(buffers[i]);

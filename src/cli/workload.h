@@ -41,6 +41,7 @@ struct workload {
     cl_mem aux_buf;          /* a second device output (a count, histogram bins) */
     int32_t *keys;           /* by-key kinds: int32 keys in runs of about 100 */
     cl_mem keys_buf, keys_out_buf;
+    cl_mem flags_buf;        /* compaction by flags: a byte per element */
     unsigned char value[16]; /* a scalar result (reduce) */
     size_t count;            /* the C loop's count (compaction), level (Otsu) */
     size_t width, height;    /* a photograph's size (workload_prepare_photo) */
