@@ -531,12 +531,21 @@ uint judge_kept(__global const T *src, __global const uchar *flags, const T valu
     const uint lid = get_local_id(0);
     item_bits bits = 0;
     uint count = 0;
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint j = lid * ITEMS + k;
-        const uint keep = base + j < end && KEEP(tile[PAD(j)], base + j);
-        bits |= (item_bits)keep << k;
-        count += keep;
+    /* A whole tile is judged with no bound check: behind one, NVIDIA's
+     * compiler read the elements (or flags) one at a time (2^26 int32 on the
+     * H100: 0.224 ms with the check on every tile, 0.205 without). */
+#define JUDGE_EACH(in_bounds)                                          \
+    for (uint k = 0; k < ITEMS; k++) {                                 \
+        const uint j = lid * ITEMS + k;                                \
+        const uint keep = (in_bounds) && KEEP(tile[PAD(j)], base + j); \
+        bits |= (item_bits)keep << k;                                  \
+        count += keep;                                                 \
     }
+    if (base + TILE <= end)
+        JUDGE_EACH(1)
+    else
+        JUDGE_EACH(base + j < end)
+#undef JUDGE_EACH
     *kept = bits;
     (void)value;
     return count;
