@@ -90,6 +90,22 @@ inline void merge_channels(__local const uint *h, const uint channels, const uin
     }
 }
 
+/* Before a channel kernel overwrites its counts: the first `channels`
+ * channels' counts zeroed in one launch (a launch a channel cost 0.01 ms
+ * each on the H100, half of a 2^20-pixel count):
+ * counts_c[counts_offset.c, + bins.c) = 0. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void clear_channels(const uint channels, const uint4 bins, __global uint *counts0, __global uint *counts1,
+                    __global uint *counts2, __global uint *counts3, const ulong4 counts_offset)
+{
+    for (uint c = 0; c < channels; c++) {
+        __global uint *counts =
+            (c == 0 ? counts0 : c == 1 ? counts1 : c == 2 ? counts2 : counts3) + CHANNEL_OF(counts_offset, c);
+        FOR_EACH_INDEX(i, CHANNEL_OF(bins, c))
+            counts[i] = 0;
+    }
+}
+
 /* A channel kernel's count, once the work-group has written lut: its
  * private counts h (4 * CHANNEL_SLOTS) cleared, pixels [begin, end) counted,
  * the active channels merged. */

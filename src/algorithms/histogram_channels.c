@@ -66,15 +66,19 @@ static clprim_status check_channels(clprim_context *ctx, const char *fn, cl_mem 
     return s;
 }
 
-/* Before counting: each channel's counts zeroed, unless accumulating. */
+#define COUNTS_ARGS(o)                                                                                                 \
+    CLPRIM_ARG((o).counts[0]), CLPRIM_ARG((o).counts[1]), CLPRIM_ARG((o).counts[2]), CLPRIM_ARG((o).counts[3]),        \
+        CLPRIM_ARG((o).counts_offset)
+
+/* Before counting: every channel's counts zeroed in one launch, unless
+ * accumulating. */
 static void plan_clear(const clprim_context *ctx, clprim_plan *plan, unsigned program, const channel_counts *out)
 {
-    const cl_int zero = 0;
-    for (unsigned c = 0; c < out->channels; c++) {
-        const cl_ulong at = out->counts_offset.s[c], count = out->bins.s[c];
-        CLPRIM_PLAN_LAUNCH(plan, program, "fill_words", clprim_fill_groups(&ctx->tuning, count),
-                           CLPRIM_ARG(out->counts[c]), CLPRIM_ARG(at), CLPRIM_ARG(count), CLPRIM_ARG(zero));
-    }
+    size_t most = 0;
+    for (unsigned c = 0; c < out->channels; c++)
+        most = out->bins.s[c] > most ? out->bins.s[c] : most;
+    CLPRIM_PLAN_LAUNCH(plan, program, "clear_channels", clprim_fill_groups(&ctx->tuning, most),
+                       CLPRIM_ARG(out->channels), CLPRIM_ARG(out->bins), COUNTS_ARGS(*out));
 }
 
 /* The split of n pixels at the program's grid, each work-group seeing at
@@ -87,10 +91,6 @@ static clprim_split pixel_split(const clprim_tuning *grid, size_t n)
         shape.groups = want > 1 ? want : 1;
     return clprim_split_range(&shape, n);
 }
-
-#define COUNTS_ARGS(o)                                                                                                 \
-    CLPRIM_ARG((o).counts[0]), CLPRIM_ARG((o).counts[1]), CLPRIM_ARG((o).counts[2]), CLPRIM_ARG((o).counts[3]),        \
-        CLPRIM_ARG((o).counts_offset)
 
 clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size_t pixels_offset, size_t n,
                                         unsigned channels, const double lo[], const double hi[], const size_t bins[],
