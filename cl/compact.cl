@@ -193,6 +193,23 @@ ulong partition_run(__global const T *src, __global const uchar *flags, const T 
     return out;
 }
 
+/* STEP(k, j, in) for each of this work-item's ITEMS consecutive elements of
+ * the tile at base (j: its place in the tile; in: whether it lies before
+ * end). A whole tile's steps take no bound check: behind one, NVIDIA's
+ * compiler read the elements (or flags) one at a time (one-sweep compaction
+ * at 2^26 int32 on the H100: 0.224 ms with the check, 0.205 without). */
+#define FOR_EACH_ITEM(base, end, STEP)                                                     \
+    do {                                                                                   \
+        const uint first_ = get_local_id(0) * ITEMS;                                       \
+        if ((base) + TILE <= (end)) {                                                      \
+            for (uint k_ = 0; k_ < ITEMS; k_++)                                            \
+                STEP(k_, first_ + k_, 1);                                                  \
+        } else {                                                                           \
+            for (uint k_ = 0; k_ < ITEMS; k_++)                                            \
+                STEP(k_, first_ + k_, (base) + first_ + k_ < (end));                       \
+        }                                                                                  \
+    } while (0)
+
 /* A tile of src[base, end), staged in local memory with a coalesced load;
  * this work-item takes its run of ITEMS consecutive elements into registers
  * and judges them (part: PART's, 0 past the end). Returns how many of them go
@@ -202,18 +219,16 @@ tile_counts judge_items(__global const T *src, __global const uchar *flags, cons
 {
     load_tile(src, base, end, tile, (T)0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint lid = get_local_id(0);
     tile_counts mine = 0;
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint j = lid * ITEMS + k;
-        const ulong i = base + j;
-        part[k] = 0;
-        if (i < end) {
-            x[k] = tile[PAD(j)];
-            part[k] = (uchar)PART(x[k], i);
-        }
-        mine += COUNT_OF(part[k]);
+    /* Past the end, the tile's fill and part 0. */
+#define JUDGE_PART(k, j, in)                                       \
+    {                                                              \
+        x[k] = tile[PAD(j)];                                       \
+        part[k] = (in) ? (uchar)PART(x[k], base + (j)) : (uchar)0; \
+        mine += COUNT_OF(part[k]);                                 \
     }
+    FOR_EACH_ITEM(base, end, JUDGE_PART);
+#undef JUDGE_PART
     (void)value;
     return mine;
 }
@@ -528,24 +543,16 @@ uint judge_kept(__global const T *src, __global const uchar *flags, const T valu
 {
     load_tile(src, base, end, tile, (T)0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint lid = get_local_id(0);
     item_bits bits = 0;
     uint count = 0;
-    /* A whole tile is judged with no bound check: behind one, NVIDIA's
-     * compiler read the elements (or flags) one at a time (2^26 int32 on the
-     * H100: 0.224 ms with the check on every tile, 0.205 without). */
-#define JUDGE_EACH(in_bounds)                                          \
-    for (uint k = 0; k < ITEMS; k++) {                                 \
-        const uint j = lid * ITEMS + k;                                \
-        const uint keep = (in_bounds) && KEEP(tile[PAD(j)], base + j); \
-        bits |= (item_bits)keep << k;                                  \
+#define JUDGE_KEPT(k, j, in)                                           \
+    {                                                                  \
+        const uint keep = (in) && KEEP(tile[PAD(j)], base + (j));      \
+        bits |= (item_bits)keep << (k);                                \
         count += keep;                                                 \
     }
-    if (base + TILE <= end)
-        JUDGE_EACH(1)
-    else
-        JUDGE_EACH(base + j < end)
-#undef JUDGE_EACH
+    FOR_EACH_ITEM(base, end, JUDGE_KEPT);
+#undef JUDGE_KEPT
     *kept = bits;
     (void)value;
     return count;
