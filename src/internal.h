@@ -59,10 +59,13 @@ struct clprim_context {
     int has_correct_divide; /* float division and sqrt can be built correctly rounded */
     /* $CLPRIM_TEST_LOOKBACK=reversed: look-backs see their tiles in reverse
      * start order, so only their fallback finishes them (cl/block/lookback.cl);
+     * =sparse: only every 100th tile publishes its inclusive record, so that
+     * walks cross more than a step of aggregates;
      * =none: the device is taken to have no records' words (no 64-bit atomics,
      * no plain status words), as some have, so the calls take the forms
      * that need none. */
     int lookback_reversed;
+    int lookback_sparse;
     int records_absent;
 
     clprim_tuning tuning;         /* what the kernels use now */

@@ -49,6 +49,15 @@
 #endif
 #endif
 
+/* Built with -DLOOKBACK_SPARSE (the tests' CLPRIM_TEST_LOOKBACK=sparse), only
+ * every 100th tile publishes the combination through it, so that look-backs
+ * walk past more than a step of tiles' own totals. */
+#ifdef LOOKBACK_SPARSE
+#define PUBLISHES_INCLUSIVE(t) ((t) % 100 == 0)
+#else
+#define PUBLISHES_INCLUSIVE(t) 1
+#endif
+
 /* Where the tuning table runs one sweep by default (NVIDIA GPUs: every
  * started work-group runs to its end), the host passes LOOKBACK_WAITS: an
  * earlier tile's record always comes, and the fallback is compiled out, as
@@ -277,7 +286,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
             barrier(CLK_LOCAL_MEM_FENCE);                                                           \
         }                                                                                           \
         const V before = s->before;                                                                 \
-        if (lid == 0 && t > 0)                                                                      \
+        if (lid == 0 && t > 0 && PUBLISHES_INCLUSIVE(t))                                            \
             NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(before, total), stamp);                \
         if (LOOKBACK_FALLBACK)                                                                      \
             mem_fence(CLK_GLOBAL_MEM_FENCE); /* the records before the outputs, for fallbacks */    \

@@ -214,6 +214,7 @@ static clprim_status finish_context(clprim_context *ctx)
     ctx->tuning = ctx->default_tuning;
     const char *lookback = getenv("CLPRIM_TEST_LOOKBACK");
     ctx->lookback_reversed = lookback && !strcmp(lookback, "reversed");
+    ctx->lookback_sparse = lookback && !strcmp(lookback, "sparse");
     ctx->records_absent = lookback && !strcmp(lookback, "none");
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {

@@ -72,6 +72,8 @@ void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const ch
         clprim_options_add(&p->options, "-DSTATUS_PLAIN_WORDS"); /* cl/block/lookback.cl */
     if (ctx->lookback_reversed)
         clprim_options_add(&p->options, "-DLOOKBACK_REVERSED");
+    if (ctx->lookback_sparse)
+        clprim_options_add(&p->options, "-DLOOKBACK_SPARSE");
     if (clprim_lookback_waits(ctx))
         clprim_options_add(&p->options, "-DLOOKBACK_WAITS"); /* cl/block/lookback.cl */
 }
