@@ -535,6 +535,30 @@ typedef ushort tile_index;
 typedef uint tile_index;
 #endif
 
+#if KEEP_KIND == PREDICATE_FLAGGED && ITEMS % 16 == 0
+/* A work-item's ITEMS flags from flags[i] (16-byte aligned) as bits, read 16
+ * at a time: a byte load each, at a stride of ITEMS bytes between work-items,
+ * made flagged compaction 16% slower than compaction by value (2^26 int32 on
+ * the H100). */
+item_bits flag_bits(__global const uchar *flags, const ulong i)
+{
+    item_bits bits = 0;
+    for (uint c = 0; c < ITEMS / 16; c++) {
+        union {
+            uint4 words;
+            uchar byte[16]; /* in memory order */
+        } chunk;
+        chunk.words = *(__global const uint4 *)(flags + i + 16 * c);
+        for (uint b = 0; b < 16; b++)
+            bits |= (item_bits)(chunk.byte[b] != 0) << (16 * c + b);
+    }
+    return bits;
+}
+#define FLAGS_IN_WORDS 1
+#else
+#define FLAGS_IN_WORDS 0
+#endif
+
 /* A tile of src[base, end) staged in local memory with a coalesced load;
  * bit k of *kept is set when this work-item's element k (of its ITEMS
  * consecutive ones) is kept. Returns how many are. */
@@ -545,6 +569,13 @@ uint judge_kept(__global const T *src, __global const uchar *flags, const T valu
     barrier(CLK_LOCAL_MEM_FENCE);
     item_bits bits = 0;
     uint count = 0;
+#if FLAGS_IN_WORDS
+    if (base + TILE <= end && ((ulong)flags & 15) == 0) {
+        bits = flag_bits(flags, base + get_local_id(0) * ITEMS);
+        *kept = bits;
+        return popcount(bits);
+    }
+#endif
 #define JUDGE_KEPT(k, j, in)                                           \
     {                                                                  \
         const uint keep = (in) && KEEP(tile[PAD(j)], base + (j));      \

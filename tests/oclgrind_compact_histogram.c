@@ -2,7 +2,7 @@
  * running under oclgrind (tests/oclgrind.sh). The tuning comes from
  * $CLPRIM_TUNING; the device from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind".
  *
- *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L]
+ *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [flags=F]
  *     KEEP: lt le gt ge eq ne nonzero flagged expr; the value is 3 (1.5 for
  *     floats); expr is "x > 2 && i % 3 != 1 && i / (i - i) == 0" (an integer
  *     division by zero: 0, and no trap). device: the count to a cl_ulong in a
@@ -10,7 +10,8 @@
  *     clprim_partition_three_way with a second predicate of that kind (value
  *     1, or 0.5; flags of its own; expr "x < 1 || i % 5 == 2"). levels=L
  *     asserts the split (1: one work-group; 2: pass 3 folds the counts; 3+:
- *     pass 2 scans them).
+ *     pass 2 scans them). flags=F: the flags from byte F of their buffer
+ *     (default 5; 0 is 16-byte aligned, which whole tiles read in words).
  *   oclgrind_compact_histogram histogram TYPE BINS N [stride=S] [plan=LOCAL/PASSES] [accumulate]
  *     bins over [-10, 30) (uint8: [0, 256)); plan forces windows of LOCAL bins
  *     (or global atomics beyond PASSES windows).
@@ -115,12 +116,13 @@ static void element_of(clprim_type t, double v, unsigned char *value)
 static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv)
 {
     if (argc < 5)
-        return fail("compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L]");
+        return fail("compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [flags=F]");
     const int keep = keep_named(argv[3]);
     if (keep < 0)
         return fail("KEEP: lt le gt ge eq ne nonzero flagged expr");
     const size_t n = strtoull(argv[4], NULL, 10);
     int in_place = 0, device = 0, partition = 0, want_levels = 0, second = -1;
+    unsigned flags_at = 5;
     for (int a = 5; a < argc; a++) {
         if (!strcmp(argv[a], "inplace"))
             in_place = 1;
@@ -130,8 +132,10 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
             partition = 1;
         else if (!strncmp(argv[a], "second=", 7) && (second = keep_named(argv[a] + 7)) >= 0)
             partition = 2;
+        else if (sscanf(argv[a], "flags=%u", &flags_at) == 1 && flags_at <= 8)
+            continue;
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
-            return fail("options: inplace, device, partition, second=KEEP, levels=L");
+            return fail("options: inplace, device, partition, second=KEEP, levels=L, flags=F (F <= 8)");
     }
     clprim_tuning tuning = clprim_compact_grid(ctx);
     const int levels = levels_of(&tuning, n);
@@ -171,7 +175,7 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     unsigned char value[8], value2[8];
     element_of(t, floating ? 1.5 : 3, value);
     element_of(t, floating ? 0.5 : 1, value2);
-    clprim_predicate p = {(clprim_keep)keep, value, fbuf, 5, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
+    clprim_predicate p = {(clprim_keep)keep, value, fbuf, flags_at, "x > 2 && i % 3 != 1 && i / (i - i) == 0"};
     /* The second predicate's flags start 2 bytes further than the first's. */
     clprim_predicate p2 = {(clprim_keep)(second < 0 ? 0 : second), value2, fbuf, 7, "x < 1 || i % 5 == 2"};
     size_t kept = 0, kept2 = 0;
@@ -193,11 +197,11 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     } else {
         size_t ref, ref2 = 0;
         if (partition == 2) {
-            const reference_predicate first = {(clprim_keep)keep, value, flags + 5, expr_twin};
+            const reference_predicate first = {(clprim_keep)keep, value, flags + flags_at, expr_twin};
             const reference_predicate other = {(clprim_keep)second, value2, flags + 7, second_expr_twin};
             ref = reference_partition_three_way(t, &first, &other, src + before * es, n, want, &ref2);
         } else {
-            ref = (partition ? reference_partition : reference_compact)(t, (clprim_keep)keep, value, flags + 5,
+            ref = (partition ? reference_partition : reference_compact)(t, (clprim_keep)keep, value, flags + flags_at,
                                                                         expr_twin, src + before * es, n, want);
         }
         const size_t written = partition ? n : ref;
