@@ -586,7 +586,8 @@ typedef enum {
  * {CLPRIM_KEEP_GT, &limit} is a whole predicate.
  *   value       comparisons: points to one element of the array's type
  *   flags       CLPRIM_KEEP_FLAGGED: one byte (cl_uchar) per element, non-zero keeps;
- *   flags_offset  element i of src is judged by byte flags_offset + i
+ *   flags_offset  element i of src is judged by byte flags_offset + i (GPUs read the
+ *               flags fastest where the offset is a multiple of 16)
  *   expression  CLPRIM_KEEP_EXPRESSION: an OpenCL C expression such as
  *               "x > 50 && (x & 1) == 0", where x is the element (of the array's
  *               OpenCL type: int, uint, long, ulong, float, double, uchar) and i its
