@@ -123,7 +123,7 @@ void scan_chunks(__global const T *src, ulong src_offset, __global T *dst, ulong
 }
 
 #ifdef STATUS_STORE64
-/* Tile u's total in a loop: the look-back's fallback. */
+/* Tile u's total in a loop: the CPU shape's own, and the look-back's fallback. */
 T tile_total(__global const T *src, const ulong n, const uint u)
 {
     const ulong base = (ulong)u * TILE, end = min(n, base + TILE);
@@ -133,10 +133,45 @@ T tile_total(__global const T *src, const ulong n, const uint u)
     return total;
 }
 
+#if OP_EXACT
 /* 32 records a step: on the H100 at 2^28 int32, 16 took 1.4% longer. */
 #define SCAN_TILE_TOTAL(u) tile_total(src, n, u)
 DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32, !in_place, SCAN_TILE_TOTAL, __global const T *src,
                 const ulong n, const int in_place)
+#define SCAN_PREFIX(t, total) scan_lookback_prefix(lookback, t, total, stamp, &walk, src, n, src == dst)
+#else
+/* Float sums and a caller's operator: tiles grouped by their numbers alone,
+ * every value that crosses tiles with one NaN for every NaN. */
+#ifdef T_IS_FLOAT
+#define ONE_NAN(x) (isnan(x) ? (T)NAN : (x))
+#else
+#define ONE_NAN(x) (x)
+#endif
+#define SCAN_FOLD(a, b) ONE_NAN(COMBINE(a, b))
+#if WG == 1
+#define SCAN_TILE_TOTAL(u) ONE_NAN(tile_total(src, n, u))
+#else
+/* Tile u's total as its own work-group finds it (scan_tiles), read straight
+ * from the input by every work-item: each work-item's items folded, then the
+ * same scan, so the same bits. */
+T tile_total_together(__global const T *src, const ulong n, const uint u, __local T *sums)
+{
+    const ulong base = (ulong)u * TILE + get_local_id(0) * ITEMS;
+    T run = IDENTITY;
+    for (uint k = 0; k < ITEMS; k++)
+        run = COMBINE(run, base + k < n ? src[base + k] : IDENTITY);
+    T total;
+    wg_exclusive_scan(run, sums, &total);
+    barrier(CLK_LOCAL_MEM_FENCE); /* sums is free again */
+    return ONE_NAN(total);
+}
+#define SCAN_TILE_TOTAL(u) tile_total_together(src, n, u, buf)
+#endif
+DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, !in_place, SCAN_TILE_TOTAL, __global const T *src,
+                        const ulong n, const int in_place)
+#define SCAN_PREFIX(t, total) \
+    scan_lookback_prefix(lookback, t, ONE_NAN(total), stamp, &walk, sums, src, n, src == dst)
+#endif
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...). The
  * tile's own total is published before its look-back and the combination up
@@ -159,7 +194,8 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
 #if WG == 1
     /* The CPU shape: the tile's total, then its scan from the tiles' prefix
      * (the second read comes from the cache). */
-    const T prefix = scan_lookback_prefix(lookback, t, tile_total(src, n, t), stamp, &walk, src, n, src == dst);
+    __local T sums[SCAN_SLOTS];
+    const T prefix = SCAN_PREFIX(t, tile_total(src, n, t));
     scan_run(src, dst, base, end, seed_carry(seed, seeded, t == 0, prefix), exclusive);
 #else
     __local T tile[PADDED_TILE];
@@ -168,7 +204,7 @@ void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
     T total;
     const T before = wg_exclusive_scan(fold_items(tile), sums, &total);
-    const T carry = seed_carry(seed, seeded, t == 0, scan_lookback_prefix(lookback, t, total, stamp, &walk, src, n, src == dst));
+    const T carry = seed_carry(seed, seeded, t == 0, SCAN_PREFIX(t, total));
     rescan_items(COMBINE(carry, before), exclusive, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);

@@ -98,6 +98,10 @@
  *   EMPTY     what combining no element gives: the exclusive scan's first
  *             element, and clprim_reduce's answer for n == 0
  *   COMMUTES  1 when the order of the operands does not matter
+ *   EXACT     1 when any grouping gives the same bits (integer sums, and
+ *             every min and max), so that a one-sweep look-back may group by
+ *             timing; float sums and a caller's operator group tiles in a
+ *             fixed way instead (DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl)
  * For floats, MIN and MAX are fmin and fmax, whose true identity is NaN:
  * fmin(NaN, x) = x and fmin(NaN, NaN) = NaN, so a run of NaN alone stays NaN,
  * as C folds it, while EMPTY stays the documented +-infinity. fmin and fmax
@@ -112,16 +116,19 @@
 #define CLPRIM_OP_SUM_COMBINE(a, b) AS_T((U)(a) + (U)(b))
 #define CLPRIM_OP_SUM_EMPTY ((T)0)
 #define CLPRIM_OP_SUM_COMMUTES 1
+#define CLPRIM_OP_SUM_EXACT IF_FLOAT(0, 1)
 
 #define CLPRIM_OP_MIN_IDENTITY IF_FLOAT((T)NAN, T_HIGHEST)
 #define CLPRIM_OP_MIN_COMBINE(a, b) IF_FLOAT(fmin, min)((a), (b))
 #define CLPRIM_OP_MIN_EMPTY T_HIGHEST
 #define CLPRIM_OP_MIN_COMMUTES 1
+#define CLPRIM_OP_MIN_EXACT 1
 
 #define CLPRIM_OP_MAX_IDENTITY IF_FLOAT((T)NAN, T_LOWEST)
 #define CLPRIM_OP_MAX_COMBINE(a, b) IF_FLOAT(fmax, max)((a), (b))
 #define CLPRIM_OP_MAX_EMPTY T_LOWEST
 #define CLPRIM_OP_MAX_COMMUTES 1
+#define CLPRIM_OP_MAX_EXACT 1
 
 /* The caller's operator: USER_COMBINE, its expression over a and b as the
  * library parsed and wrote it out, and USER_IDENTITY, the bits of its
@@ -130,5 +137,6 @@
 #define CLPRIM_OP_USER_COMBINE(a, b) user_combine((a), (b))
 #define CLPRIM_OP_USER_EMPTY FROM_BITS(USER_IDENTITY)
 #define CLPRIM_OP_USER_COMMUTES 0
+#define CLPRIM_OP_USER_EXACT 0
 
 #endif

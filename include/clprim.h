@@ -233,13 +233,15 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  *                     GPUs (on PoCL's CPU device it took 2 to 3 times the
  *                     multi-pass time, the sort 12 times). Elsewhere it also
  *                     needs 64-bit atomics (cl_khr_int64_base_atomics),
- *                     without which scan and compaction run multi-pass. The scan takes one-sweep only
- *                     for built-in operators that give the same bits in any
- *                     grouping (integer SUM, MIN and MAX; float MIN and MAX);
- *                     float sums and callers' operators keep the multi-pass
- *                     grouping, which the tuning alone fixes. So both forms
- *                     give the same bits, and every result stays the same on
- *                     every run. */
+ *                     without which scan and compaction run multi-pass. Every
+ *                     result is the same bits on every run in either form:
+ *                     where the operator gives the same bits in any grouping
+ *                     (integer SUM, MIN and MAX; float MIN and MAX) a tile
+ *                     combines whatever earlier records it finds, and both
+ *                     forms agree; float sums and callers' operators group
+ *                     tiles by their numbers alone (groups of wg tiles), so
+ *                     their bits are fixed by the form and shape, as the
+ *                     multi-pass grouping is by the tuning. */
 typedef enum {
     CLPRIM_FORM_DEFAULT = 0,    /* the device's table entry */
     CLPRIM_FORM_MULTI_PASS = 1, /* count, scan the counts, scatter: separate kernels */

@@ -312,6 +312,113 @@ static int sum_ok(clprim_type t, elem got, long double exact, long double abs_su
     return 0;
 }
 
+/* In place, the inclusive Hillis-Steele scan of v[0, wg), as the work-group's
+ * (cl/block/reduce_scan.cl): place l takes v[l - offset] + v[l] each step. */
+#define DEFINE_TREE_SCAN(NAME, R)                                                                 \
+    static void NAME(R *v, R *spare, size_t wg)                                                   \
+    {                                                                                             \
+        for (size_t offset = 1; offset < wg; offset <<= 1) {                                      \
+            for (size_t l = 0; l < wg; l++)                                                       \
+                spare[l] = l >= offset ? v[l - offset] + v[l] : v[l];                             \
+            memcpy(v, spare, wg * sizeof *v);                                                     \
+        }                                                                                         \
+    }
+
+#define DEFINE_ONE_SWEEP_SUM(NAME, R, TREE)                                                       \
+    DEFINE_TREE_SCAN(TREE, R)                                                                     \
+    static void NAME(int exclusive, size_t wg, size_t items, const R *src, R *dst, size_t n)      \
+    {                                                                                             \
+        const size_t tile = wg * items;                                                           \
+        R *runs = calloc(wg, sizeof *runs), *totals = calloc(wg, sizeof *totals),                 \
+          *tree = calloc(wg, sizeof *tree), *spare = calloc(wg, sizeof *spare);                   \
+        if (!runs || !totals || !tree || !spare)                                                  \
+            abort();                                                                              \
+        R group = 0; /* P(g): the groups before this tile's */                                   \
+        for (size_t u = 0, base = 0; base < n; u++, base += tile) {                               \
+            const size_t end = base + tile < n ? base + tile : n, r = u % wg;                     \
+            R total = 0;                                                                          \
+            if (wg == 1) {                                                                        \
+                for (size_t i = base; i < end; i++)                                               \
+                    total += src[i];                                                              \
+            } else {                                                                              \
+                for (size_t l = 0; l < wg; l++) {                                                 \
+                    R run = 0;                                                                    \
+                    for (size_t k = 0; k < items; k++)                                            \
+                        run += base + l * items + k < n ? src[base + l * items + k] : 0;          \
+                    runs[l] = run;                                                                \
+                }                                                                                 \
+                TREE(runs, spare, wg);                                                            \
+                total = runs[wg - 1];                                                             \
+            }                                                                                     \
+            /* The group's tree: the totals before this tile, its own, then 0. */                 \
+            totals[r] = total;                                                                    \
+            for (size_t l = 0; l < wg; l++)                                                       \
+                tree[l] = l <= r ? totals[l] : 0;                                                 \
+            TREE(tree, spare, wg);                                                                \
+            const R carry = group + (r > 0 ? tree[r - 1] : 0);                                    \
+            if (r == wg - 1)                                                                      \
+                group = group + tree[wg - 1];                                                     \
+            if (wg == 1) { /* scan_run: four elements a step, each put after the carry */         \
+                R run = src[base];                                                                \
+                dst[base] = exclusive ? carry : carry + run;                                      \
+                size_t i = base + 1;                                                              \
+                for (; i + 4 <= end; i += 4) {                                                    \
+                    const R x01 = src[i] + src[i + 1];                                            \
+                    const R r0 = run + src[i], r1 = run + x01, r2 = run + (x01 + src[i + 2]),     \
+                            r3 = run + (x01 + (src[i + 2] + src[i + 3]));                         \
+                    dst[i] = carry + (exclusive ? run : r0);                                      \
+                    dst[i + 1] = carry + (exclusive ? r0 : r1);                                   \
+                    dst[i + 2] = carry + (exclusive ? r1 : r2);                                   \
+                    dst[i + 3] = carry + (exclusive ? r2 : r3);                                   \
+                    run = r3;                                                                     \
+                }                                                                                 \
+                for (; i < end; i++) {                                                            \
+                    const R inclusive = run + src[i];                                             \
+                    dst[i] = carry + (exclusive ? run : inclusive);                               \
+                    run = inclusive;                                                              \
+                }                                                                                 \
+            } else { /* rescan_items from the carry and the work-items before */                  \
+                for (size_t l = 0; l < wg; l++) {                                                 \
+                    R run = carry + (l > 0 ? runs[l - 1] : 0);                                    \
+                    for (size_t k = 0, i = base + l * items; k < items && i < end; k++, i++) {    \
+                        const R inclusive = run + src[i];                                         \
+                        dst[i] = exclusive ? run : inclusive;                                     \
+                        run = inclusive;                                                          \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        if (exclusive && n > 0)                                                                   \
+            dst[0] = 0;                                                                           \
+        free(runs);                                                                               \
+        free(totals);                                                                             \
+        free(tree);                                                                               \
+        free(spare);                                                                              \
+    }
+
+DEFINE_ONE_SWEEP_SUM(one_sweep_sum_float, float, tree_scan_float)
+DEFINE_ONE_SWEEP_SUM(one_sweep_sum_double, double, tree_scan_double)
+
+void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t tuning_wg, size_t tuning_items, const void *src,
+                                  void *dst, size_t n)
+{
+    size_t wg = tuning_wg, items = tuning_items;
+    if (wg >= 256) {
+        wg /= 2;
+        items *= 4;
+    } else if (wg > 1) {
+        items *= 2;
+    }
+    if (items > 1024) {
+        wg = tuning_wg;
+        items = tuning_items;
+    }
+    if (t == CLPRIM_FLOAT)
+        one_sweep_sum_float(exclusive, wg, items, src, dst, n);
+    else
+        one_sweep_sum_double(exclusive, wg, items, src, dst, n);
+}
+
 size_t reference_check_scan(clprim_type t, clprim_op op, int exclusive, const void *src, const void *got, size_t n,
                             char *msg, size_t msg_size)
 {

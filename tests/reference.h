@@ -39,6 +39,18 @@ size_t reference_best_index(clprim_type t, int max, const void *src, size_t n);
 void reference_scan(clprim_type t, clprim_op op, int exclusive, const void *src, void *dst, size_t n);
 void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, void *result);
 
+/* The one-sweep scan's float or double sum as the device groups it
+ * (cl/scan.cl's scan_tiles over DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl):
+ * the sweep's tiles (twice the tuning's, src/runtime/tuning.c, taken to fit
+ * local memory), each work-item's items folded from 0, the work-group's
+ * Hillis-Steele tree, groups of wg tiles combined by the same tree, and the
+ * groups' prefixes one after another; wg == 1 is the CPU shape's loop. Every
+ * element is a grouping fixed by the tiles' numbers alone, so the device must
+ * give exactly these bits, whatever order its work-groups run in (src without
+ * NaN: the device makes every NaN one). */
+void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t tuning_wg, size_t tuning_items, const void *src,
+                                  void *dst, size_t n);
+
 /* *acc = *acc op *x for a caller's operator (clprim_operator's C twin). */
 typedef void (*reference_fold)(void *acc, const void *x);
 

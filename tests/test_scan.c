@@ -1113,8 +1113,8 @@ START_TEST(scan_bad_table)
 END_TEST
 
 /* The one-sweep and multi-pass forms give the same bits for every type,
- * operator and direction (float sums take the multi-pass path in both), at
- * the device's tiles and at small ones, with NaN among the floats. */
+ * operator and direction but float sums (scan_one_sweep_grouping), at the
+ * device's tiles and at small ones, with NaN among the floats. */
 START_TEST(scan_forms_same_bits)
 {
     const clprim_type t = (clprim_type)_i;
@@ -1137,7 +1137,8 @@ START_TEST(scan_forms_same_bits)
         cl_mem src = harness_buffer(ctx, n * es, data), dst = harness_buffer(ctx, n * es, NULL);
         for (int small = 0; small <= 1; small++)
             for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++)
-                for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                for (int exclusive = 0; exclusive <= 1 && (op != CLPRIM_SUM || !reference_type_is_float(t));
+                     exclusive++) {
                     for (int f = 0; f < 2; f++) {
                         clprim_tuning tuning = {small ? 4 : 0, small ? 2 : 0, small ? 64 : 0,
                                                 f ? CLPRIM_FORM_ONE_SWEEP : CLPRIM_FORM_MULTI_PASS};
@@ -1153,12 +1154,10 @@ START_TEST(scan_forms_same_bits)
                     ck_assert_msg(i == n, "%s %s %s scan of %zu: the forms differ first at element %zu (%s)",
                                   reference_type_name(t), reference_op_name((clprim_op)op),
                                   exclusive ? "exclusive" : "inclusive", n, i, harness_tuning_text(ctx));
-                    /* The reference's bound for float sums does not hold with NaN among the terms. */
                     char msg[768];
-                    if (!reference_type_is_float(t) || op != CLPRIM_SUM)
-                        ck_assert_msg(reference_check_scan(t, (clprim_op)op, exclusive, data, got[1], n, msg,
-                                                           sizeof msg) == n,
-                                      "%s", msg);
+                    ck_assert_msg(reference_check_scan(t, (clprim_op)op, exclusive, data, got[1], n, msg,
+                                                       sizeof msg) == n,
+                                  "%s", msg);
                 }
         harness_default_tuning(ctx);
         free(data);
@@ -1166,6 +1165,82 @@ START_TEST(scan_forms_same_bits)
         free(got[1]);
         clReleaseMemObject(src);
         clReleaseMemObject(dst);
+    }
+}
+END_TEST
+
+/* Float and double sums in one sweep give exactly the bits of the grouping
+ * the tiles' numbers fix (reference_scan_one_sweep_sum), whatever order the
+ * work-groups run in: at the device's tiles, at small ones (many groups of
+ * tiles) and at a GPU's (128 x 16, past the first group); then with NaN among
+ * the elements, where each NaN lands where the model's does; and where the
+ * look-back's fallback computes what does not come (CLPRIM_TEST_LOOKBACK
+ * reversed: every tile's predecessors; sparse: every group's prefix). */
+START_TEST(scan_one_sweep_grouping)
+{
+    const clprim_type t = _i ? CLPRIM_DOUBLE : CLPRIM_FLOAT;
+    const size_t es = reference_type_size(t);
+    uint64_t rng = harness_rng(950 + _i);
+    const size_t shapes[][3] = {{0, 0, 0}, {4, 2, 64}, {128, 16, 0}};
+    const char *const modes[] = {NULL, "reversed", "sparse"};
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        harness_env_set("CLPRIM_TEST_LOOKBACK", modes[m]);
+        FOR_EACH_DEVICE(ctx)
+        {
+            if (!type_runs(ctx, t))
+                continue;
+            /* A fallback computes every tile before its own: quadratic, so
+             * few tiles there. */
+            for (size_t k = 0; k < (modes[m] ? 2 : sizeof shapes / sizeof *shapes); k++) {
+                const clprim_tuning want = {shapes[k][0], shapes[k][1], shapes[k][2], CLPRIM_FORM_ONE_SWEEP};
+                ck_assert_int_eq(clprim_set_tuning(ctx, &want), CLPRIM_SUCCESS);
+                const clprim_tuning shape = clprim_get_tuning(ctx);
+                const size_t n = (modes[m] ? 2000 : k == 2 ? 600000 : 20000) + harness_rand(&rng) % 1000;
+                unsigned char *data = harness_malloc(n * es), *got = harness_malloc(n * es),
+                              *want_bits = harness_malloc(n * es);
+                harness_fill_random(t, data, n, &rng);
+                cl_mem dst = harness_buffer(ctx, n * es, NULL);
+                for (int with_nan = 0; with_nan <= 1; with_nan++) {
+                    for (size_t j = 0; j < 8 && with_nan; j++) {
+                        const size_t at = harness_rand(&rng) % n;
+                        if (t == CLPRIM_FLOAT)
+                            ((float *)data)[at] = NAN;
+                        else
+                            ((double *)data)[at] = NAN;
+                    }
+                    cl_mem src = harness_buffer(ctx, n * es, data);
+                    for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                        ck_assert_int_eq(
+                            clprim_scan(ctx, t, CLPRIM_SUM, exclusive, src, 0, dst, 0, n, 0, NULL, NULL),
+                            CLPRIM_SUCCESS);
+                        harness_read(ctx, dst, 0, n * es, got);
+                        reference_scan_one_sweep_sum(t, exclusive, shape.work_group_size, shape.items_per_thread,
+                                                     data, want_bits, n);
+                        size_t i = 0;
+                        for (; i < n; i++) {
+                            const int nan_got =
+                                t == CLPRIM_FLOAT ? isnan(((float *)got)[i]) : isnan(((double *)got)[i]);
+                            const int nan_want = t == CLPRIM_FLOAT ? isnan(((float *)want_bits)[i])
+                                                                   : isnan(((double *)want_bits)[i]);
+                            if (nan_got != nan_want || (!nan_got && memcmp(got + i * es, want_bits + i * es, es)))
+                                break;
+                        }
+                        ck_assert_msg(i == n,
+                                      "%s %s sum of %zu%s, look-back %s: element %zu is not the fixed grouping's "
+                                      "(%s)",
+                                      reference_type_name(t), exclusive ? "exclusive" : "inclusive", n,
+                                      with_nan ? " with NaN" : "", modes[m] ? modes[m] : "as usual", i,
+                                      harness_tuning_text(ctx));
+                    }
+                    clReleaseMemObject(src);
+                }
+                free(data);
+                free(got);
+                free(want_bits);
+                clReleaseMemObject(dst);
+            }
+        }
+        harness_env_restore();
     }
 }
 END_TEST
@@ -1376,6 +1451,7 @@ static Suite *scan_suite(void)
     tcase_add_test(tc, scan_float_nan_and_infinity);
     tcase_add_test(tc, scan_deterministic);
     tcase_add_loop_test(tc, scan_forms_same_bits, 0, REFERENCE_TYPE_COUNT);
+    tcase_add_loop_test(tc, scan_one_sweep_grouping, 0, 2);
     tcase_add_test(tc, scan_events);
     tcase_add_test(tc, scan_reuses_scratch);
     tcase_add_test(tc, scan_sub_buffers);

@@ -63,7 +63,7 @@
 #endif
 
 /* The operator, when -DOP=<NAME> (cl/types.h) names one: IDENTITY, COMBINE,
- * EMPTY_RESULT and OP_COMMUTES, its fields. */
+ * EMPTY_RESULT, OP_COMMUTES and OP_EXACT, its fields. */
 #ifdef OP
 #ifdef USER_COMBINE
 #include "expression.cl"
@@ -76,6 +76,7 @@ T user_combine(const T a, const T b)
 #define COMBINE(a, b) CLPRIM_OP_FIELD(OP, COMBINE)(a, b)
 #define EMPTY_RESULT CLPRIM_OP_FIELD(OP, EMPTY)
 #define OP_COMMUTES CLPRIM_OP_FIELD(OP, COMMUTES)
+#define OP_EXACT CLPRIM_OP_FIELD(OP, EXACT)
 #endif
 
 #endif /* CLPRIM_BLOCK_ELEMENT_CL */

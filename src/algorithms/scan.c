@@ -1,6 +1,8 @@
 /* Scan, in the tuning's form.
- * One-sweep (exact operators, where the tuning names it): one launch of
- * scan_tiles, each tile looking back at earlier ones (cl/block/lookback.cl).
+ * One-sweep (where the tuning names it): one launch of scan_tiles, each tile
+ * looking back at earlier ones (cl/block/lookback.cl); float sums and a
+ * caller's operator group the tiles by their numbers alone there, so that
+ * the grouping never depends on timing.
  * Multi-pass, the multi-work-group algorithm (README, "How it works"):
  *   1. reduce_chunks: each of G work-groups folds its chunk into a partial;
  *   2. when G partials do not fit one tile, they are scanned (exclusive) the
@@ -98,8 +100,7 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
     const size_t tiles = clprim_one_sweep_tiles(&sweep_shape, n);
     clprim_program program;
     const int in_place = src == dst && src_offset == dst_offset;
-    if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, c) && tiles &&
-        (!in_place || clprim_one_sweep_in_place(ctx))) {
+    if (clprim_one_sweep_available(ctx) && tiles && (!in_place || clprim_one_sweep_in_place(ctx))) {
         /* One sweep: a tile a work-group, and the records they exchange. */
         clprim_combine_program(ctx, &program, plan->purpose, "scan.cl", &sweep_shape, type, c);
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, clprim_plan_program(plan, &program), "scan_tiles", tiles,
@@ -231,7 +232,7 @@ static void scan_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim
         clprim_program p;
         clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &ctx->tuning, type, &c);
         clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
-        if (clprim_one_sweep_available(ctx) && clprim_one_sweep_exact(type, &c)) {
+        if (clprim_one_sweep_available(ctx)) {
             clprim_combine_program(ctx, &p, "warm-up", "scan.cl", &sweep_shape, type, &c);
             clprim_walk_variant(walk, CLPRIM_SUCCESS, &p);
         }
