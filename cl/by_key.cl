@@ -333,7 +333,13 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
 #define STAGE_T uint
 #endif
 #define SLOT_WORDS ((sizeof(part) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T))
-#define STAGE_WORDS (PADDED_TILE > SLOT_WORDS * WG ? PADDED_TILE : SLOT_WORDS * WG)
+#if OP_EXACT
+#define GROUP_WORDS 0
+#else /* the grouped look-back's 2 * WG prefixes */
+#define GROUP_WORDS ((sizeof(prefix) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T) * 2 * WG)
+#endif
+#define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
+#define STAGE_WORDS MAX_OF(PADDED_TILE, MAX_OF(SLOT_WORDS * WG, GROUP_WORDS))
 #define RUNS_LOCALS                                  \
     __local STAGE_T stage[STAGE_WORDS];               \
     __local part *slots = (__local part *)stage;      \
@@ -579,7 +585,7 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
 }
 
 #ifdef STATUS_STORE64
-/* Tile u's part in a loop: the look-back's fallback. */
+/* Tile u's part in a loop: the CPU shape's own, and the look-back's fallback. */
 prefix runs_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
                        const uint u)
 {
@@ -587,7 +593,8 @@ prefix runs_tile_total(__global const KEY_T *keys, __global const T *values, con
     return runs_fold(keys, values, base, min(n, base + TILE), n, mode);
 }
 
-/* Tile u's segmented total (scan by key) in a loop: the look-back's fallback. */
+/* Tile u's segmented total (scan by key) in a loop: the CPU shape's own, and
+ * the look-back's fallback. */
 seg scan_by_key_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const uint u)
 {
     const ulong base = (ulong)u * TILE, end = min(n, base + TILE);
@@ -597,6 +604,7 @@ seg scan_by_key_tile_total(__global const KEY_T *keys, __global const T *values,
     return total;
 }
 
+#if OP_EXACT
 /* 16 records a step: a prefix of 16 or 24 bytes for the runs; the pair
  * alone, 8 or 16 bytes, for scan by key, which counts no outputs (half the
  * words to publish and read: 7% off scan by key on the H100). */
@@ -607,6 +615,88 @@ DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 1
 DEFINE_LOOKBACK(scan_by_key_lookback, seg, SEG_COMBINE, NO_SEG, 16, !in_place,
                 SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
                 const int in_place)
+#define RUNS_PREFIX(t, total, buf) \
+    runs_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, mode)
+#define SCAN_BY_KEY_PREFIX(t, total, buf) \
+    scan_by_key_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, values == dst)
+#define SEG_SLOTS WG /* scan by key's work-group scan */
+#else
+/* Float sums and a caller's operator: tiles grouped by their numbers alone
+ * (DEFINE_LOOKBACK_GROUPED), each value that crosses tiles with one NaN. */
+seg seg_one_nan(const seg s)
+{
+    return make_seg(ONE_NAN(s.value), s.head);
+}
+
+prefix prefix_one_nan(const prefix p)
+{
+    return make_prefix(seg_one_nan(p.s), p.count);
+}
+
+#define SEG_FOLD(a, b) seg_one_nan(seg_combine((a), (b)))
+#define PREFIX_FOLD(a, b) prefix_one_nan(prefix_combine((a), (b)))
+#if WG == 1
+#define RUNS_TILE_TOTAL(u, tmp) prefix_one_nan(runs_tile_total(keys, values, n, mode, u))
+#define SCAN_BY_KEY_TILE_TOTAL(u, tmp) seg_one_nan(scan_by_key_tile_total(keys, values, n, u))
+#else
+/* Tile u's totals as its own work-group finds them, by one work-item from the
+ * input: each work-item's pairs (parts) folded into tmp[l] as fold_tile
+ * (load_items) folds them, then the work-group scan's combines, so the same
+ * bits. */
+seg scan_by_key_tile_alone(__global const KEY_T *keys, __global const T *values, const ulong n, const uint u,
+                           __local seg *tmp)
+{
+    for (uint l = 0; l < WG; l++) {
+        const ulong at = (ulong)u * TILE + l * ITEMS;
+        seg run = NO_SEG;
+        for (uint k = 0; k < ITEMS; k++)
+            run = seg_combine(run, at + k < n ? make_seg(values[at + k], is_head(keys, at + k)) : NO_SEG);
+        tmp[l] = run;
+    }
+    return seg_one_nan(wg_seg_scan_alone(tmp));
+}
+
+prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
+                       const uint u, __local part *tmp)
+{
+    const ulong base = (ulong)u * TILE, end = min(n, base + TILE);
+    for (uint l = 0; l < WG; l++) {
+        const ulong at = base + l * ITEMS;
+        seg run = NO_SEG;
+        uint count = 0;
+        for (uint k = 0; k < ITEMS; k++) {
+            const ulong i = at + k;
+            uint starts = 0, ends = 0;
+            T value = IDENTITY;
+            if (i < end) {
+                const KEY_T key = keys[i];
+                starts = i == 0 || keys[i - 1] != key;
+                ends = i + 1 == n || keys[i + 1] != key;
+                value = values ? values[i] : (T)1;
+            }
+            count += i < end && selects(mode, starts, ends);
+            run = seg_combine(run, make_seg(value, starts));
+        }
+        tmp[l] = make_part(run, count);
+    }
+    const part total = wg_part_scan_alone(tmp);
+    return prefix_one_nan(make_prefix(part_seg(total), part_count(total)));
+}
+#define RUNS_TILE_TOTAL(u, tmp) runs_tile_alone(keys, values, n, mode, u, (__local part *)(tmp))
+#define SCAN_BY_KEY_TILE_TOTAL(u, tmp) scan_by_key_tile_alone(keys, values, n, u, tmp)
+#endif
+DEFINE_LOOKBACK_GROUPED(runs_lookback, prefix, PREFIX_FOLD, make_prefix(NO_SEG, 0), DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE,
+                        1, RUNS_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
+                        const int mode)
+DEFINE_LOOKBACK_GROUPED(scan_by_key_lookback, seg, SEG_FOLD, NO_SEG, DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE, !in_place,
+                        SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
+                        const int in_place)
+#define RUNS_PREFIX(t, total, buf) \
+    runs_lookback_prefix(lookback, t, prefix_one_nan(total), stamp, &walk, buf, keys, values, n, mode)
+#define SCAN_BY_KEY_PREFIX(t, total, buf) \
+    scan_by_key_lookback_prefix(lookback, t, seg_one_nan(total), stamp, &walk, buf, keys, values, n, values == dst)
+#define SEG_SLOTS (2 * WG) /* scan by key's work-group scan, then the grouped look-back's */
+#endif
 
 /* The one-sweep form of the runs: tile t (in start order) writes its outputs
  * after those of the tiles before it, its runs continued from theirs. */
@@ -627,8 +717,9 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
+    __local prefix group_slots[2 * WG]; /* the grouped look-back's, where it runs */
     const prefix total = runs_fold(keys, values, base, end, n, mode);
-    const prefix carry = runs_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, mode);
+    const prefix carry = RUNS_PREFIX(t, total, group_slots);
     runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);
     const ulong outputs = carry.count + total.count;
 #else
@@ -636,9 +727,9 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     part total;
     const part before =
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
+    /* The stage is free through the look-back. */
     const prefix carry =
-        runs_lookback_prefix(lookback, t, make_prefix(part_seg(total), part_count(total)), stamp, &walk, keys, values,
-                             n, mode);
+        RUNS_PREFIX(t, make_prefix(part_seg(total), part_count(total)), (__local prefix *)stage);
     write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
                 head_bits, chosen_bits, stage, keys_out, values_out);
     const ulong outputs = carry.count + part_count(total);
@@ -662,17 +753,16 @@ void scan_by_key_tiles(__global const KEY_T *keys, ulong keys_offset, __global c
     keys += keys_offset;
     values += values_offset;
     dst += dst_offset;
+    __local seg sums[SEG_SLOTS];
 #if WG == 1
-    const seg carry = scan_by_key_lookback_prefix(lookback, t, scan_by_key_tile_total(keys, values, n, t), stamp,
-                                                  &walk, keys, values, n, values == dst);
+    const seg carry = SCAN_BY_KEY_PREFIX(t, scan_by_key_tile_total(keys, values, n, t), sums);
     scan_by_key_run(keys, values, dst, base, end, carry.value, exclusive);
 #else
     __local T tile[PADDED_TILE];
     __local uchar heads[PADDED_TILE];
-    __local seg sums[WG];
     seg total;
     const seg before = wg_seg_scan(fold_tile(keys, values, base, end, tile, heads), sums, &total);
-    const seg carried = scan_by_key_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, values == dst);
+    const seg carried = SCAN_BY_KEY_PREFIX(t, total, sums);
     rescan_pairs(seg_combine(make_seg(carried.value, 0u), before), exclusive, tile, heads);
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(dst, base, end, tile);

@@ -142,33 +142,28 @@ DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32, !in_place, SCAN_TILE_TO
 #else
 /* Float sums and a caller's operator: tiles grouped by their numbers alone,
  * every value that crosses tiles with one NaN for every NaN. */
-#ifdef T_IS_FLOAT
-#define ONE_NAN(x) (isnan(x) ? (T)NAN : (x))
-#else
-#define ONE_NAN(x) (x)
-#endif
 #define SCAN_FOLD(a, b) ONE_NAN(COMBINE(a, b))
 #if WG == 1
-#define SCAN_TILE_TOTAL(u) ONE_NAN(tile_total(src, n, u))
+#define SCAN_TILE_TOTAL(u, tmp) ONE_NAN(tile_total(src, n, u))
 #else
-/* Tile u's total as its own work-group finds it (scan_tiles), read straight
- * from the input by every work-item: each work-item's items folded, then the
- * same scan, so the same bits. */
-T tile_total_together(__global const T *src, const ulong n, const uint u, __local T *sums)
+/* Tile u's total as its own work-group finds it (scan_tiles), by one
+ * work-item from the input: each work-item's items folded into tmp[l], then
+ * the work-group scan's combines, so the same bits. */
+T tile_total_alone(__global const T *src, const ulong n, const uint u, __local T *tmp)
 {
-    const ulong base = (ulong)u * TILE + get_local_id(0) * ITEMS;
-    T run = IDENTITY;
-    for (uint k = 0; k < ITEMS; k++)
-        run = COMBINE(run, base + k < n ? src[base + k] : IDENTITY);
-    T total;
-    wg_exclusive_scan(run, sums, &total);
-    barrier(CLK_LOCAL_MEM_FENCE); /* sums is free again */
-    return ONE_NAN(total);
+    for (uint l = 0; l < WG; l++) {
+        const ulong at = (ulong)u * TILE + l * ITEMS;
+        T run = IDENTITY;
+        for (uint k = 0; k < ITEMS; k++)
+            run = COMBINE(run, at + k < n ? src[at + k] : IDENTITY);
+        tmp[l] = run;
+    }
+    return ONE_NAN(wg_exclusive_scan_alone(tmp));
 }
-#define SCAN_TILE_TOTAL(u) tile_total_together(src, n, u, buf)
+#define SCAN_TILE_TOTAL(u, tmp) tile_total_alone(src, n, u, tmp)
 #endif
-DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, !in_place, SCAN_TILE_TOTAL, __global const T *src,
-                        const ulong n, const int in_place)
+DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, DEFINE_WG_EXCLUSIVE_SCAN, !in_place, SCAN_TILE_TOTAL,
+                        __global const T *src, const ulong n, const int in_place)
 #define SCAN_PREFIX(t, total) \
     scan_lookback_prefix(lookback, t, ONE_NAN(total), stamp, &walk, sums, src, n, src == dst)
 #endif

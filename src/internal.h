@@ -616,9 +616,6 @@ int clprim_one_sweep_in_place(const clprim_context *ctx);
 /* Whether look-backs wait for every earlier record rather than falling back
  * (-DLOOKBACK_WAITS): where every started work-group runs to completion. */
 int clprim_lookback_waits(const clprim_context *ctx);
-/* A built-in operator that gives the same bits in any grouping, so the
- * timing of a look-back cannot change the result. */
-int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c);
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);

@@ -306,6 +306,79 @@ END_TEST
 
 /* Non-trivial runs need room for n / 2 only: pairs of equal keys fill it
  * exactly (an odd n's last key alone adds none). */
+/* Float and double sums by key in one sweep (scan by key, reduce by key)
+ * give the same bits whether every look-back record comes or the fallback
+ * computes what does not (CLPRIM_TEST_LOOKBACK reversed: every earlier
+ * tile's; sparse: every group of tiles' prefix), at small tiles and the
+ * device's, over values whose sums round. */
+START_TEST(by_key_one_sweep_fixed_grouping)
+{
+    const clprim_type t = _i ? CLPRIM_DOUBLE : CLPRIM_FLOAT;
+    const size_t es = reference_type_size(t), n = 3000;
+    const char *const modes[] = {NULL, "reversed", "sparse"};
+    enum { SHAPES = 2, OUTPUTS = 3 }; /* inclusive scan, exclusive scan, reduced values */
+    unsigned char *first[8][SHAPES][OUTPUTS] = {{{NULL}}};
+    uint64_t rng = harness_rng(960 + _i);
+    unsigned char *keys = harness_malloc(n * 4), *vals = harness_malloc(n * es), *got = harness_malloc(n * es);
+    harness_fill_key_runs(CLPRIM_INT32, keys, n, 40, &rng);
+    harness_fill_random(t, vals, n, &rng);
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        harness_env_set("CLPRIM_TEST_LOOKBACK", modes[m]);
+        size_t d = 0;
+        FOR_EACH_DEVICE(ctx)
+        {
+            ck_assert_uint_lt(d, 8);
+            if (t == CLPRIM_DOUBLE && !ctx->has_fp64) {
+                d++;
+                continue;
+            }
+            cl_mem kbuf = harness_buffer(ctx, n * 4, keys), vbuf = harness_buffer(ctx, n * es, vals);
+            cl_mem dst = harness_buffer(ctx, n * es, NULL), kout = harness_buffer(ctx, n * 4, NULL);
+            for (int shape = 0; shape < SHAPES; shape++) {
+                if (shape)
+                    harness_set_tuning(ctx, 4, 2, 16);
+                harness_set_form(ctx, CLPRIM_FORM_ONE_SWEEP);
+                for (int out = 0; out < OUTPUTS; out++) {
+                    size_t runs = n;
+                    memset(got, 0, n * es);
+                    clprim_status s =
+                        out < 2 ? clprim_scan_by_key(ctx, CLPRIM_INT32, t, CLPRIM_SUM, NULL, out, kbuf, 0, vbuf, 0, dst,
+                                                     0, n, 0, NULL, NULL)
+                                : clprim_reduce_by_key(ctx, CLPRIM_INT32, t, CLPRIM_SUM, NULL, kbuf, 0, vbuf, 0, n,
+                                                       kout, 0, dst, 0, &runs, NULL, 0, 0, NULL, NULL);
+                    ck_assert_msg(s == CLPRIM_SUCCESS, "%s", clprim_last_error(ctx));
+                    harness_read(ctx, dst, 0, runs * es, got);
+                    if (!m) {
+                        first[d][shape][out] = harness_malloc(n * es);
+                        memcpy(first[d][shape][out], got, n * es);
+                        continue;
+                    }
+                    size_t i = 0;
+                    while (i < runs && !memcmp(got + i * es, first[d][shape][out] + i * es, es))
+                        i++;
+                    ck_assert_msg(i == runs, "%s %s by key, look-back %s: element %zu differs from the usual (%s)",
+                                  reference_type_name(t), out == 2 ? "reduce" : out ? "exclusive scan" : "scan",
+                                  modes[m], i, harness_tuning_text(ctx));
+                }
+            }
+            clReleaseMemObject(kbuf);
+            clReleaseMemObject(vbuf);
+            clReleaseMemObject(dst);
+            clReleaseMemObject(kout);
+            d++;
+        }
+        harness_env_restore();
+    }
+    for (size_t d = 0; d < 8; d++)
+        for (int shape = 0; shape < SHAPES; shape++)
+            for (int out = 0; out < OUTPUTS; out++)
+                free(first[d][shape][out]);
+    free(keys);
+    free(vals);
+    free(got);
+}
+END_TEST
+
 START_TEST(nontrivial_runs_room)
 {
     FOR_EACH_DEVICE(ctx)
@@ -343,6 +416,7 @@ static Suite *by_key_suite(void)
     tcase_add_test(tc, reduce_by_key_custom);
     tcase_add_test(tc, by_key_bad_inputs);
     tcase_add_test(tc, nontrivial_runs_room);
+    tcase_add_loop_test(tc, by_key_one_sweep_fixed_grouping, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

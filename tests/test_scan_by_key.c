@@ -72,7 +72,7 @@ START_TEST(scan_by_key_builtins)
             const size_t means[] = {1, 7, 100, 0};
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
                 for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
-                    /* Both forms on both shapes (the one-sweep form takes exact operators only). */
+                    /* Both forms on both shapes. */
                     harness_set_form(ctx, (k + (size_t)op + (size_t)_i) % 2 ? CLPRIM_FORM_ONE_SWEEP
                                                                           : CLPRIM_FORM_MULTI_PASS);
                     /* A key type per operator: one program per operator and shape. */

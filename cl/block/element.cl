@@ -79,4 +79,19 @@ T user_combine(const T a, const T b)
 #define OP_EXACT CLPRIM_OP_FIELD(OP, EXACT)
 #endif
 
+/* ONE_NAN(x): x, every NaN made one NaN. Where a value crosses between
+ * work-groups along two code paths (a tile's own and a look-back's
+ * fallback), a compiler may put either operand of an add first on each, and
+ * the first NaN's payload wins: one NaN keeps their bits equal. A function,
+ * so that x is evaluated once. */
+#ifdef T_IS_FLOAT
+T one_nan(const T x)
+{
+    return isnan(x) ? (T)NAN : x;
+}
+#define ONE_NAN(x) one_nan(x)
+#else
+#define ONE_NAN(x) (x)
+#endif
+
 #endif /* CLPRIM_BLOCK_ELEMENT_CL */

@@ -300,32 +300,31 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
  * happens to find, so the grouping is fixed by tile numbers alone. Tiles form
  * groups of WG; tile t, at place r of group g, takes
  *     prefix(t) = P(g) COMB E(t),
- * E(t) being place r of NAME_group_scan (a work-group scan, whose place r
- * depends on places 0 .. r - 1 alone) over the totals of the group's tiles,
- * and P(0) = ID, P(g + 1) = P(g) COMB that scan's total over all of group g.
- * Every tile publishes its total, but a group's last publishes P(g + 1)
- * instead, as an inclusive record. So a tile waits for at most WG records,
- * read together, a work-item each, and P is a chain of one combine a group:
- * WG tiles start in the time one link of it takes.
- * COMB and the totals must give one NaN for every NaN (a compiler may put
- * either operand of an add first, and the first NaN's payload wins), as a
- * value may reach a tile along two paths, its own tile's and a fallback's.
- * The fallback computes a total that does not come as TILE_TOTAL(u), which
- * every work-item calls (tile u's own total, the same bits) and which may use
- * buf, and a P(g) that does not come from the nearest published P before it
- * and the groups between. buf: SCAN_SLOTS values of V, free on entry and on
- * return. Called by every work-item of tile t; scratch is a __local
- * NAME_scratch of the kernel's. */
-#define HAVE_WORDS ((WG + 31) / 32)
-#define DEFINE_LOOKBACK_GROUPED(NAME, V, COMB, ID, FALLS_BACK, TILE_TOTAL, ...)                     \
+ * E(t) being place r of NAME_group_scan, the work-group exclusive scan that
+ * GROUP_SCAN defines (block/reduce_scan.cl: its place r depends on places
+ * 0 .. r - 1 alone), over the totals of the group's tiles, and P(0) = ID,
+ * P(g + 1) = P(g) COMB that scan's total over all of group g. Every tile
+ * publishes its total, but a group's last publishes P(g + 1) instead, as an
+ * inclusive record. So a tile waits for at most WG records, read together, a
+ * work-item each, and P is a chain of one combine a group: WG tiles start in
+ * the time one link of it takes.
+ * COMB and the totals must give one NaN for every NaN (ONE_NAN): a value may
+ * reach a tile along two paths, its own tile's and a fallback's.
+ * The fallback, after LOOKBACK_PATIENCE fruitless steps, is one work-item's
+ * (barriers inside it cost PoCL's compiler minutes): it takes the records
+ * that came and computes the rest, a missing total as TILE_TOTAL(u, tmp)
+ * (tile u's own total, the same bits, in one work-item, with tmp a spare WG
+ * values of V), a missing P(g) from the nearest published P before it and
+ * the groups between (NAME_group_scan_alone). buf: 2 * WG values of V, free
+ * on entry and on return. Called by every work-item of tile t; scratch is a
+ * __local NAME_scratch of the kernel's. */
+#define DEFINE_LOOKBACK_GROUPED(NAME, V, COMB, ID, GROUP_SCAN, FALLS_BACK, TILE_TOTAL, ...)         \
     DEFINE_RECORDS(NAME, V)                                                                         \
-    DEFINE_WG_EXCLUSIVE_SCAN(NAME##_group_scan, V, COMB, ID)                                        \
+    GROUP_SCAN(NAME##_group_scan, V, COMB, ID)                                                      \
                                                                                                     \
     typedef struct {                                                                                \
-        uint missing[3];       /* work-items still waiting, a counter a step, in turn */            \
-        uint have[HAVE_WORDS]; /* the fallback's list: which work-items hold their value */         \
-        V value;               /* a value one work-item found for all */                            \
-        uint from;             /* the group whose P the fallback starts from */                     \
+        uint missing[3]; /* work-items still waiting, a counter a step, in turn */                  \
+        V value;         /* P(g), when the fallback computes it */                                  \
     } NAME##_scratch;                                                                               \
                                                                                                     \
     V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,       \
@@ -336,7 +335,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
          * past group 0, for P(g), the inclusive record of the tile before. */                      \
         const uint record = lid < r ? first + lid : first - 1;                                      \
         const uint expected = lid < r ? FLAG_AGGREGATE : FLAG_INCLUSIVE;                            \
-        int have = !(lid < r || (lid == r && g > 0));                                               \
+        int have = !(lid < r || (lid == r && g > 0)), fallen = 0;                                   \
         V x = (ID);                                                                                 \
         if (lid == 0) {                                                                             \
             if (r != WG - 1)                                                                        \
@@ -360,15 +359,42 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                 break;                                                                              \
             stalls = missing < waiting ? 0 : stalls + 1;                                            \
             waiting = missing;                                                                      \
-            if (LOOKBACK_FALLBACK && stalls > LOOKBACK_PATIENCE && (FALLS_BACK)) {                  \
-                LOOKBACK_FILL(V, TILE_TOTAL, x, have, first, r);                                    \
-                if (g > 0 && !LOOKBACK_HAS(r)) {                                                    \
-                    V p;                                                                            \
-                    LOOKBACK_GROUP_PREFIX(NAME, V, COMB, ID, TILE_TOTAL, p, g);                     \
-                    x = lid == r ? p : x;                                                           \
-                }                                                                                   \
+            fallen = LOOKBACK_FALLBACK && stalls > LOOKBACK_PATIENCE && (FALLS_BACK);               \
+            if (fallen)                                                                             \
                 break;                                                                              \
+        }                                                                                           \
+        if (LOOKBACK_FALLBACK) {                                                                    \
+            if (fallen && lid == 0) {                                                               \
+                __local V *tmp = buf + WG;                                                          \
+                V p = (ID);                                                                         \
+                if (g > 0 && NAME##_read(lookback, first - 1, stamp, &p) != FLAG_INCLUSIVE) {       \
+                    uint h = g - 1;                                                                 \
+                    while (h > 0 && NAME##_read(lookback, h * WG - 1, stamp, &p) != FLAG_INCLUSIVE) \
+                        h--;                                                                        \
+                    p = h > 0 ? p : (ID);                                                           \
+                    for (; h < g; h++) {                                                            \
+                        for (uint w = 0; w < WG; w++) {                                             \
+                            V y;                                                                    \
+                            const uint u = h * WG + w;                                              \
+                            if (w == WG - 1 || NAME##_read(lookback, u, stamp, &y) != FLAG_AGGREGATE) \
+                                y = TILE_TOTAL(u, tmp);                                             \
+                            buf[w] = y;                                                             \
+                        }                                                                           \
+                        p = COMB(p, NAME##_group_scan_alone(buf));                                  \
+                    }                                                                               \
+                }                                                                                   \
+                s->value = p;                                                                       \
+                for (uint w = 0; w < r; w++) {                                                      \
+                    V y;                                                                            \
+                    if (NAME##_read(lookback, first + w, stamp, &y) != FLAG_AGGREGATE)              \
+                        y = TILE_TOTAL(first + w, tmp);                                             \
+                    buf[w] = y;                                                                     \
+                }                                                                                   \
             }                                                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+            if (fallen)                                                                             \
+                x = lid < r ? buf[lid] : lid == r ? s->value : x;                                   \
+            barrier(CLK_LOCAL_MEM_FENCE); /* buf is free again */                                   \
         }                                                                                           \
         /* Place lid of the group scan: the totals before t, then t's own. */                       \
         V group_total;                                                                              \
@@ -381,57 +407,6 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
         return s->value;                                                                            \
     }
-
-/* The grouped look-back's fallback, statements inside NAME_prefix (whose
- * lid, s, buf and parameters they use). LOOKBACK_HAS(w): whether work-item w
- * holds its value, after LOOKBACK_FILL(V, TILE_TOTAL, x, held, first, count),
- * which gives each work-item w < count that does not hold it (held) the total
- * of tile first + w in x, computed by the whole work-group. */
-#define LOOKBACK_HAS(w) ((s->have[(w) / 32] >> ((w) % 32)) & 1u)
-#define LOOKBACK_FILL(V, TILE_TOTAL, x, held, first, count)                                         \
-    do {                                                                                            \
-        barrier(CLK_LOCAL_MEM_FENCE); /* the list's last readers are done */                        \
-        for (uint w_ = lid; w_ < HAVE_WORDS; w_ += WG)                                              \
-            s->have[w_] = 0;                                                                        \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        if (held)                                                                                   \
-            atomic_or(&s->have[lid / 32], 1u << (lid % 32));                                        \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        for (uint w_ = 0; w_ < (count); w_++)                                                       \
-            if (!LOOKBACK_HAS(w_)) {                                                                \
-                const uint u = (first) + w_;                                                        \
-                const V computed_ = TILE_TOTAL(u);                                                  \
-                x = lid == w_ ? computed_ : x;                                                      \
-            }                                                                                       \
-    } while (0)
-
-/* p = P(g), g > 0, whose record did not come: from the nearest P published
- * before it (or P(0)), each group between folded from its totals, read or
- * computed, by the group scan. A group's last tile publishes no total, so its
- * total is always computed. */
-#define LOOKBACK_GROUP_PREFIX(NAME, V, COMB, ID, TILE_TOTAL, p, g)                                  \
-    do {                                                                                            \
-        if (lid == 0) {                                                                             \
-            uint h_ = (g) - 1;                                                                      \
-            V found_ = (ID);                                                                        \
-            while (h_ > 0 && NAME##_read(lookback, h_ * WG - 1, stamp, &found_) != FLAG_INCLUSIVE)  \
-                h_--;                                                                               \
-            s->value = h_ > 0 ? found_ : (ID);                                                      \
-            s->from = h_;                                                                           \
-        }                                                                                           \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        p = s->value;                                                                               \
-        for (uint h_ = s->from; h_ < (g); h_++) {                                                   \
-            V y_ = (ID);                                                                            \
-            const int got_ =                                                                        \
-                lid < WG - 1 && NAME##_read(lookback, h_ * WG + lid, stamp, &y_) == FLAG_AGGREGATE; \
-            LOOKBACK_FILL(V, TILE_TOTAL, y_, got_, h_ * WG, WG);                                    \
-            V group_total_;                                                                         \
-            NAME##_group_scan(y_, buf, &group_total_);                                              \
-            barrier(CLK_LOCAL_MEM_FENCE); /* buf is free again */                                   \
-            p = COMB(p, group_total_);                                                              \
-        }                                                                                           \
-    } while (0)
 
 #endif
 

@@ -35,7 +35,11 @@
 /* NAME(x, buf, &total): exclusive scan of one value per work-item in work-item
  * order (Hillis-Steele); the group's total goes to *total. buf: SCAN_SLOTS
  * slots. Its first barrier also orders every local read made before the call;
- * buf is free again after the caller's next barrier. */
+ * buf is free again after the caller's next barrier.
+ * NAME_alone(buf), for one work-item: given work-item l's value in buf[l],
+ * leaves in buf[l] what NAME's inclusive result at l is, the same combines in
+ * the same order (so the same bits), and returns the total. Each defining
+ * macro makes both. */
 #define DEFINE_WG_EXCLUSIVE_SCAN(NAME, V, COMB, ID)                                  \
     V NAME(V x, __local V *buf, V *total)                                            \
     {                                                                                \
@@ -52,6 +56,14 @@
         }                                                                            \
         *total = from[WG - 1];                                                       \
         return lid > 0 ? from[lid - 1] : (ID);                                       \
+    }                                                                                \
+                                                                                     \
+    V NAME##_alone(__local V *buf)                                                   \
+    {                                                                                \
+        for (uint offset = 1; offset < WG; offset <<= 1)                             \
+            for (uint p = WG - 1; p >= offset; p--) /* from the top: as two halves */ \
+                buf[p] = COMB(buf[p - offset], buf[p]);                              \
+        return buf[WG - 1];                                                          \
     }
 
 /* The same in WG slots, two barriers a step: for pairs (scan by key's value
@@ -74,6 +86,14 @@
         const V prefix = lid > 0 ? buf[lid - 1] : (ID);                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                \
         return prefix;                                                               \
+    }                                                                                \
+                                                                                     \
+    V NAME##_alone(__local V *buf)                                                   \
+    {                                                                                \
+        for (uint offset = 1; offset < WG; offset <<= 1)                             \
+            for (uint p = WG; p-- > 0;)                                              \
+                buf[p] = COMB(p >= offset ? buf[p - offset] : (ID), buf[p]);         \
+        return buf[WG - 1];                                                          \
     }
 
 #define ADD(a, b) ((a) + (b))

@@ -32,14 +32,12 @@ static void by_key_program(const clprim_context *ctx, const clprim_type_info *ke
     clprim_options_add(&p->options, "-DKEY=%s", key->name);
 }
 
-/* What the one-sweep form needs: the form, an operator whose grouping cannot
- * change the bits (or values that are only copied), tile numbers in 32 bits. */
-static size_t one_sweep_tiles(const clprim_context *ctx, const clprim_tuning *shape, const clprim_type_info *value,
-                              const clprim_combine *c, int combines, size_t n)
+/* What the one-sweep form needs: the form and tile numbers in 32 bits. (Float
+ * sums and callers' operators group tiles by their numbers there,
+ * cl/block/lookback.cl, so no operator rules it out.) */
+static size_t one_sweep_tiles(const clprim_context *ctx, const clprim_tuning *shape, size_t n)
 {
-    if (!clprim_one_sweep_available(ctx) || (combines && !clprim_one_sweep_exact(value, c)))
-        return 0;
-    return clprim_one_sweep_tiles(shape, n);
+    return clprim_one_sweep_available(ctx) ? clprim_one_sweep_tiles(shape, n) : 0;
 }
 
 /* A look-back record holds the part of the tiles before: the pair (value,
@@ -99,7 +97,7 @@ static void plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const
     const cl_ulong count = n;
     const cl_int excl = exclusive != 0;
     const int in_place = values == dst && values_offset == dst_offset;
-    const size_t tiles = in_place && !clprim_one_sweep_in_place(ctx) ? 0 : one_sweep_tiles(ctx, &shape, value, c, 1, n);
+    const size_t tiles = in_place && !clprim_one_sweep_in_place(ctx) ? 0 : one_sweep_tiles(ctx, &shape, n);
     if (tiles) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(plan, by_key_cl, "scan_by_key_tiles", tiles, CLPRIM_ARG(keys),
                                               CLPRIM_ARG(keys_offset), CLPRIM_ARG(values), CLPRIM_ARG(values_offset),
@@ -251,7 +249,7 @@ static void plan_runs(const clprim_context *ctx, const by_key_call *b, clprim_pl
     const cl_int mode = b->mode, with_values = b->values != NULL, with_values_out = b->values_out != NULL,
                  write_count = 1;
     const cl_mem values = b->values ? b->values : b->keys, values_out = b->values_out ? b->values_out : b->keys_out;
-    const size_t tiles = one_sweep_tiles(ctx, &shape, b->value, b->combine, b->mode != RUNS_FIRST, b->n);
+    const size_t tiles = one_sweep_tiles(ctx, &shape, b->n);
     if (tiles) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(
             plan, by_key_cl, "runs_tiles", tiles, CLPRIM_ARG(b->keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),

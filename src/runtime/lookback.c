@@ -31,15 +31,6 @@ int clprim_one_sweep_in_place(const clprim_context *ctx)
            (ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP || (ctx->device_type & CL_DEVICE_TYPE_CPU));
 }
 
-int clprim_one_sweep_exact(const clprim_type_info *type, const clprim_combine *c)
-{
-    /* Where a look-back stops depends on timing, and so would the grouping of
-     * a float sum, or of a caller's operator that is not quite associative;
-     * integer sums, min and max are exact in any grouping, and fmin and fmax
-     * pick one of their operands. */
-    return c->builtin >= 0 && (!type->is_float || c->builtin == CLPRIM_MIN || c->builtin == CLPRIM_MAX);
-}
-
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
 {
     const size_t tile = shape->work_group_size * shape->items_per_thread;
