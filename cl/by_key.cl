@@ -333,11 +333,7 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
 #define STAGE_T uint
 #endif
 #define SLOT_WORDS ((sizeof(part) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T))
-#if OP_EXACT
-#define GROUP_WORDS 0
-#else /* the grouped look-back's 2 * WG prefixes */
-#define GROUP_WORDS ((sizeof(prefix) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T) * 2 * WG)
-#endif
+#define GROUP_WORDS ((sizeof(prefix) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T) * 2 * WG) /* the look-back's */
 #define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
 #define STAGE_WORDS MAX_OF(PADDED_TILE, MAX_OF(SLOT_WORDS * WG, GROUP_WORDS))
 #define RUNS_LOCALS                                  \
@@ -604,25 +600,7 @@ seg scan_by_key_tile_total(__global const KEY_T *keys, __global const T *values,
     return total;
 }
 
-#if OP_EXACT
-/* 16 records a step: a prefix of 16 or 24 bytes for the runs; the pair
- * alone, 8 or 16 bytes, for scan by key, which counts no outputs (half the
- * words to publish and read: 7% off scan by key on the H100). */
-#define RUNS_TILE_TOTAL(u) runs_tile_total(keys, values, n, mode, u)
-DEFINE_LOOKBACK(runs_lookback, prefix, PREFIX_COMBINE, make_prefix(NO_SEG, 0), 16, 1, RUNS_TILE_TOTAL,
-                __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
-#define SCAN_BY_KEY_TILE_TOTAL(u) scan_by_key_tile_total(keys, values, n, u)
-DEFINE_LOOKBACK(scan_by_key_lookback, seg, SEG_COMBINE, NO_SEG, 16, !in_place,
-                SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
-                const int in_place)
-#define RUNS_PREFIX(t, total, buf) \
-    runs_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, mode)
-#define SCAN_BY_KEY_PREFIX(t, total, buf) \
-    scan_by_key_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, values == dst)
-#define SEG_SLOTS WG /* scan by key's work-group scan */
-#else
-/* Float sums and a caller's operator: tiles grouped by their numbers alone
- * (DEFINE_LOOKBACK_GROUPED), each value that crosses tiles with one NaN. */
+/* Each value that crosses tiles with one NaN (ONE_NAN). */
 seg seg_one_nan(const seg s)
 {
     return make_seg(ONE_NAN(s.value), s.head);
@@ -685,14 +663,32 @@ prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, con
 #define RUNS_TILE_TOTAL(u, tmp) runs_tile_alone(keys, values, n, mode, u, (__local part *)(tmp))
 #define SCAN_BY_KEY_TILE_TOTAL(u, tmp) scan_by_key_tile_alone(keys, values, n, u, tmp)
 #endif
+
+/* The runs: tiles grouped by their numbers alone (DEFINE_LOOKBACK_GROUPED),
+ * which float sums and callers' operators need for the same bits on every
+ * run, and which serves exact operators too: it reads 128 of the 16- or
+ * 24-byte records at once where the exact walk reads 16, and took int32
+ * reduce by key and unique by key 5-8% faster on an H100 (BENCHMARKS.md). */
 DEFINE_LOOKBACK_GROUPED(runs_lookback, prefix, PREFIX_FOLD, make_prefix(NO_SEG, 0), DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE,
                         1, RUNS_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
                         const int mode)
+#define RUNS_PREFIX(t, total, buf) \
+    runs_lookback_prefix(lookback, t, prefix_one_nan(total), stamp, &walk, buf, keys, values, n, mode)
+
+/* Scan by key: the exact walk where the operator allows it, 16 records (of
+ * the pair alone, 8 or 16 bytes) a step, 1% faster there than the grouped
+ * form; else grouped. */
+#if OP_EXACT
+#define SCAN_BY_KEY_LOOP_TOTAL(u) scan_by_key_tile_total(keys, values, n, u)
+DEFINE_LOOKBACK(scan_by_key_lookback, seg, SEG_COMBINE, NO_SEG, 16, !in_place, SCAN_BY_KEY_LOOP_TOTAL,
+                __global const KEY_T *keys, __global const T *values, const ulong n, const int in_place)
+#define SCAN_BY_KEY_PREFIX(t, total, buf) \
+    scan_by_key_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, values == dst)
+#define SEG_SLOTS WG /* scan by key's work-group scan */
+#else
 DEFINE_LOOKBACK_GROUPED(scan_by_key_lookback, seg, SEG_FOLD, NO_SEG, DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE, !in_place,
                         SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
                         const int in_place)
-#define RUNS_PREFIX(t, total, buf) \
-    runs_lookback_prefix(lookback, t, prefix_one_nan(total), stamp, &walk, buf, keys, values, n, mode)
 #define SCAN_BY_KEY_PREFIX(t, total, buf) \
     scan_by_key_lookback_prefix(lookback, t, seg_one_nan(total), stamp, &walk, buf, keys, values, n, values == dst)
 #define SEG_SLOTS (2 * WG) /* scan by key's work-group scan, then the grouped look-back's */
@@ -717,7 +713,7 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
-    __local prefix group_slots[2 * WG]; /* the grouped look-back's, where it runs */
+    __local prefix group_slots[2 * WG]; /* the look-back's */
     const prefix total = runs_fold(keys, values, base, end, n, mode);
     const prefix carry = RUNS_PREFIX(t, total, group_slots);
     runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);

@@ -133,15 +133,11 @@ T tile_total(__global const T *src, const ulong n, const uint u)
     return total;
 }
 
-#if OP_EXACT
-/* 32 records a step: on the H100 at 2^28 int32, 16 took 1.4% longer. */
-#define SCAN_TILE_TOTAL(u) tile_total(src, n, u)
-DEFINE_LOOKBACK(scan_lookback, T, COMBINE, IDENTITY, 32, !in_place, SCAN_TILE_TOTAL, __global const T *src,
-                const ulong n, const int in_place)
-#define SCAN_PREFIX(t, total) scan_lookback_prefix(lookback, t, total, stamp, &walk, src, n, src == dst)
-#else
-/* Float sums and a caller's operator: tiles grouped by their numbers alone,
- * every value that crosses tiles with one NaN for every NaN. */
+/* Tiles grouped by their numbers alone, every value that crosses tiles with
+ * one NaN for every NaN: the grouping float sums and callers' operators need
+ * for the same bits on every run, and for the exact operators too, as it
+ * read 128 records at once where the exact walk reads 32 (int32 exclusive
+ * scan on an H100: 2% faster at 2^26, BENCHMARKS.md). */
 #define SCAN_FOLD(a, b) ONE_NAN(COMBINE(a, b))
 #if WG == 1
 #define SCAN_TILE_TOTAL(u, tmp) ONE_NAN(tile_total(src, n, u))
@@ -154,8 +150,10 @@ T tile_total_alone(__global const T *src, const ulong n, const uint u, __local T
     for (uint l = 0; l < WG; l++) {
         const ulong at = (ulong)u * TILE + l * ITEMS;
         T run = IDENTITY;
-        for (uint k = 0; k < ITEMS; k++)
-            run = COMBINE(run, at + k < n ? src[at + k] : IDENTITY);
+        for (uint k = 0; k < ITEMS; k++) {
+            const T x = at + k < n ? src[at + k] : IDENTITY; /* a T again: ?: promotes uchar to int */
+            run = COMBINE(run, x);
+        }
         tmp[l] = run;
     }
     return ONE_NAN(wg_exclusive_scan_alone(tmp));
@@ -166,11 +164,10 @@ DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, DEFINE_WG_EXCLUSI
                         __global const T *src, const ulong n, const int in_place)
 #define SCAN_PREFIX(t, total) \
     scan_lookback_prefix(lookback, t, ONE_NAN(total), stamp, &walk, sums, src, n, src == dst)
-#endif
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...). The
- * tile's own total is published before its look-back and the combination up
- * to it right after, so later tiles rarely wait. Each element is read once
+ * tile's own total is published before its look-back, so later tiles rarely
+ * wait. Each element is read once
  * and written once; src == dst is safe, as in scan_chunks. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n,

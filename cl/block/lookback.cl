@@ -295,9 +295,11 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
     }
 
 /* NAME_prefix(lookback, t, total, stamp, scratch, buf, ...) as DEFINE_LOOKBACK
- * makes it, for an operator that is not exact (float sums, a caller's
- * operator): there a result's bits must not depend on which records a walk
- * happens to find, so the grouping is fixed by tile numbers alone. Tiles form
+ * makes it, with the grouping fixed by tile numbers alone: what an operator
+ * that is not exact (float sums, a caller's operator) needs, as a result's
+ * bits must not depend on which records a walk happens to find, and where
+ * records are large, faster for exact ones too (it reads up to WG records at
+ * once where the exact walk reads WIDTH a step). Tiles form
  * groups of WG; tile t, at place r of group g, takes
  *     prefix(t) = P(g) COMB E(t),
  * E(t) being place r of NAME_group_scan, the work-group exclusive scan that
