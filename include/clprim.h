@@ -171,7 +171,7 @@ CLPRIM_API clprim_status clprim_pinned_host(clprim_context *ctx, size_t bytes, v
  * what it uses until it is done. NULL is a no-op. */
 CLPRIM_API void clprim_trim(clprim_context *ctx);
 
-/* The library's version, such as "0.11.7": the one running, which may differ from the
+/* The library's version, such as "0.12.0": the one running, which may differ from the
  * CLPRIM_VERSION_STRING (and _MAJOR, _MINOR, _PATCH) a program was compiled with. */
 CLPRIM_API const char *clprim_version_string(void);
 
