@@ -1,6 +1,9 @@
 /* Decoupled look-back: one launch passes each tile the combination of every
- * tile before it, in a single sweep over the data (scan, compaction and the
- * radix sort's one-sweep form).
+ * tile before it, in a single sweep over the data (scan, compaction, the
+ * by-key calls and the radix sort's one-sweep form), in two forms: the walk
+ * below (DEFINE_LOOKBACK), which combines whatever records it finds and so
+ * suits exact operators, and the grouped form (DEFINE_LOOKBACK_GROUPED),
+ * whose grouping the tile numbers alone fix.
  *
  * Tiles are numbered by an atomic counter in the order their work-groups
  * start, so a tile only ever waits on tiles that have already started. Each
