@@ -136,8 +136,8 @@ T tile_total(__global const T *src, const ulong n, const uint u)
 /* Tiles grouped by their numbers alone, every value that crosses tiles with
  * one NaN for every NaN: the grouping float sums and callers' operators need
  * for the same bits on every run, and for the exact operators too, as it
- * read 128 records at once where the exact walk reads 32 (int32 exclusive
- * scan on an H100: 2% faster at 2^26, BENCHMARKS.md). */
+ * reads up to WG records at once where the exact walk reads 32 a step (int32
+ * exclusive scan on an H100: 2% faster at 2^26, BENCHMARKS.md). */
 #define SCAN_FOLD(a, b) ONE_NAN(COMBINE(a, b))
 #if WG == 1
 #define SCAN_TILE_TOTAL(u, tmp) ONE_NAN(tile_total(src, n, u))
@@ -167,8 +167,8 @@ DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, DEFINE_WG_EXCLUSI
 
 /* The one-sweep form: tile t (in start order) is src[t * TILE, ...). The
  * tile's own total is published before its look-back, so later tiles rarely
- * wait. Each element is read once
- * and written once; src == dst is safe, as in scan_chunks. */
+ * wait. Each element is read once and written once; src == dst is safe, as
+ * in scan_chunks. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset, ulong n,
                 __global ulong *lookback, uint stamp, int exclusive, __global const T *seed, ulong seed_offset,

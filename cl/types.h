@@ -100,8 +100,8 @@
  *   COMMUTES  1 when the order of the operands does not matter
  *   EXACT     1 when any grouping gives the same bits (integer sums, and
  *             every min and max), so that a one-sweep look-back may group by
- *             timing; float sums and a caller's operator group tiles in a
- *             fixed way instead (DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl)
+ *             timing (scan by key does); otherwise tiles are grouped in a
+ *             fixed way (DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl)
  * For floats, MIN and MAX are fmin and fmax, whose true identity is NaN:
  * fmin(NaN, x) = x and fmin(NaN, NaN) = NaN, so a run of NaN alone stays NaN,
  * as C folds it, while EMPTY stays the documented +-infinity. fmin and fmax

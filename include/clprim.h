@@ -236,10 +236,9 @@ CLPRIM_API cl_int clprim_last_cl_error(const clprim_context *ctx);
  *                     without which scan and compaction run multi-pass. Every
  *                     result is the same bits on every run in either form:
  *                     where the operator gives the same bits in any grouping
- *                     (integer SUM, MIN and MAX; float MIN and MAX) a tile
- *                     combines whatever earlier records it finds, and both
- *                     forms agree; float sums and callers' operators group
- *                     tiles by their numbers alone (groups of wg tiles), so
+ *                     (integer SUM, MIN and MAX; float MIN and MAX) both forms
+ *                     agree; float sums and callers' operators are grouped by
+ *                     tile numbers alone in one sweep (groups of wg tiles), so
  *                     their bits are fixed by the form and shape, as the
  *                     multi-pass grouping is by the tuning. */
 typedef enum {

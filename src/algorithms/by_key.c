@@ -22,8 +22,7 @@ clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, c
 }
 
 /* The program of a key type, value type and operator, at the one-sweep
- * form's shape whichever form runs: one build serves both forms (and a call
- * whose operator rules the one sweep out). */
+ * form's shape whichever form runs: one build serves both forms. */
 static void by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                            const clprim_combine *c, clprim_tuning *shape, clprim_program *p)
 {
