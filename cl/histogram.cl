@@ -181,7 +181,7 @@ void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulon
                         __global uint *counts3, ulong4 counts_offset)
 {
     __local ushort lut[4 * CHANNEL_LEVELS];
-    __local uint h[4 * CHANNEL_SLOTS];
+    __local uint raw[4 * CHANNEL_LEVELS], h[4 * CHANNEL_SLOTS];
     const ulong begin = get_group_id(0) * chunk, end = min(n, begin + chunk);
     for (uint c = 0; c < 4; c++)
         for (uint x = get_local_id(0); x < CHANNEL_LEVELS; x += WG) {
@@ -191,7 +191,7 @@ void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulon
                                         : NOT_COUNTED;
             lut[c * CHANNEL_LEVELS + x] = lut_entry(b, CHANNEL_OF(bins, c));
         }
-    count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, h, counts0, counts1, counts2, counts3,
+    count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, raw, h, counts0, counts1, counts2, counts3,
                    counts_offset);
 }
 #endif

@@ -36,12 +36,13 @@ inline void merge_counts(__local const uint *h, const uint count, __global uint 
 #define NOT_COUNTED 0xFFFFFFFFu
 
 /* Multi-channel histograms of interleaved 8-bit pixels of 4 bytes (RGBA8).
- * A sample has 256 values, so each work-group first tabulates every value's
- * bin for each channel (lut, CHANNEL_LEVELS entries a channel, from the
- * kernel's bin rule), then counts with one look-up a sample, whatever the
- * rule: channel c in CHANNEL_SLOTS counters at h + c * CHANNEL_SLOTS, the
- * last one the spare where samples not counted (and all samples of the
- * channels past `channels`) land, never merged. */
+ * A sample has 256 values, so a work-group counts each channel's values
+ * themselves (raw, CHANNEL_LEVELS counters a channel: one local atomic a
+ * sample, no bin rule in the loop), then folds each value's count into its
+ * bin through a table of every value's bin for each channel (lut, from the
+ * kernel's bin rule): channel c in CHANNEL_SLOTS counters at
+ * h + c * CHANNEL_SLOTS, the last one the spare where values not counted
+ * land, never merged. */
 #define CHANNEL_SLOTS (CHANNEL_LEVELS + 1)
 #define CHANNEL_OF(v, c) ((c) == 0 ? (v).s0 : (c) == 1 ? (v).s1 : (c) == 2 ? (v).s2 : (v).s3)
 
@@ -52,30 +53,38 @@ inline ushort lut_entry(const uint bin, const uint bins)
     return (ushort)(bin < bins ? bin : CHANNEL_LEVELS);
 }
 
-/* Pixels [begin, end) of the work-group's chunk counted through lut: on the
- * CPU shape all of them into the spares too (no branch), else a work-item
- * every WG, local atomics for counted samples only. */
-inline void count_pixels(__global const uchar4 *pixels, const ulong begin, const ulong end, __local const ushort *lut,
-                         __local uint *h)
+/* The samples of the first `channels` channels of pixels [begin, end) of
+ * the work-group's chunk counted by value into raw: on the CPU shape in a
+ * loop, else a work-item every WG. */
+inline void count_pixels(__global const uchar4 *pixels, const ulong begin, const ulong end, const uint channels,
+                         __local uint *raw)
 {
-#if WG == 1
-    for (ulong i = begin; i < end; i++) {
-        const uchar4 p = pixels[i];
-        h[lut[p.s0]]++;
-        h[CHANNEL_SLOTS + lut[CHANNEL_LEVELS + p.s1]]++;
-        h[2 * CHANNEL_SLOTS + lut[2 * CHANNEL_LEVELS + p.s2]]++;
-        h[3 * CHANNEL_SLOTS + lut[3 * CHANNEL_LEVELS + p.s3]]++;
-    }
-#else
     for (ulong i = begin + get_local_id(0); i < end; i += WG) {
         const uchar4 p = pixels[i];
-        const uint b[4] = {lut[p.s0], lut[CHANNEL_LEVELS + p.s1], lut[2 * CHANNEL_LEVELS + p.s2],
-                           lut[3 * CHANNEL_LEVELS + p.s3]};
-        for (uint c = 0; c < 4; c++)
-            if (b[c] != CHANNEL_LEVELS)
-                atomic_inc(&h[c * CHANNEL_SLOTS + b[c]]);
+        COUNT_IN(raw, p.s0);
+        if (channels > 1)
+            COUNT_IN(raw, CHANNEL_LEVELS + p.s1);
+        if (channels > 2)
+            COUNT_IN(raw, 2 * CHANNEL_LEVELS + p.s2);
+        if (channels > 3)
+            COUNT_IN(raw, 3 * CHANNEL_LEVELS + p.s3);
     }
+}
+
+/* The raw counts of the first `channels` channels added to their bins' in h
+ * (values that share a bin meet there). */
+inline void fold_values(__local const uint *raw, __local const ushort *lut, const uint channels, __local uint *h)
+{
+    for (uint j = get_local_id(0); j < channels * CHANNEL_LEVELS; j += WG) {
+        const uint c = raw[j];
+        if (c) {
+#if WG == 1
+            h[j / CHANNEL_LEVELS * CHANNEL_SLOTS + lut[j]] += c;
+#else
+            atomic_add(&h[j / CHANNEL_LEVELS * CHANNEL_SLOTS + lut[j]], c);
 #endif
+        }
+    }
 }
 
 /* Each of the first `channels` channels' counts added to its buffer:
@@ -106,17 +115,20 @@ void clear_channels(const uint channels, const uint4 bins, __global uint *counts
     }
 }
 
-/* A channel kernel's count, once the work-group has written lut: its
- * private counts h (4 * CHANNEL_SLOTS) cleared, pixels [begin, end) counted,
- * the active channels merged. */
+/* A channel kernel's count, once the work-group has written lut: pixels
+ * [begin, end) counted by value into raw (4 * CHANNEL_LEVELS), folded into
+ * their bins in h (4 * CHANNEL_SLOTS), the active channels merged. */
 void count_channels(__global const uchar4 *pixels, const ulong begin, const ulong end, const uint channels,
-                    const uint4 bins, __local const ushort *lut, __local uint *h, __global uint *counts0,
-                    __global uint *counts1, __global uint *counts2, __global uint *counts3,
+                    const uint4 bins, __local const ushort *lut, __local uint *raw, __local uint *h,
+                    __global uint *counts0, __global uint *counts1, __global uint *counts2, __global uint *counts3,
                     const ulong4 counts_offset)
 {
+    clear_counts(raw, 4 * CHANNEL_LEVELS);
     clear_counts(h, 4 * CHANNEL_SLOTS);
     barrier(CLK_LOCAL_MEM_FENCE); /* the table and the cleared counts are ready */
-    count_pixels(pixels, begin, end, lut, h);
+    count_pixels(pixels, begin, end, channels, raw);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    fold_values(raw, lut, channels, h);
     barrier(CLK_LOCAL_MEM_FENCE);
     merge_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset);
 }
