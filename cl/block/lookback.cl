@@ -310,11 +310,9 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
  * 0 .. r - 1 alone), over the totals of the group's tiles, and P(0) = ID,
  * P(g + 1) = P(g) COMB that scan's total over all of group g. Every tile
  * publishes its total, but a group's last publishes P(g + 1) instead, as an
- * inclusive record. A tile first waits for the group's earlier totals, at
- * most WG records read together, a work-item each, and scans them; only then
- * does one work-item wait for P(g). So P is a chain of one combine a group,
- * each link a read and a write, with the group's scan done off it; WG tiles
- * start in the time one link takes.
+ * inclusive record. So a tile waits for at most WG records, read together, a
+ * work-item each, and P is a chain of one combine a group: WG tiles start in
+ * the time one link of it takes.
  * COMB and the totals must give one NaN for every NaN (ONE_NAN): a value may
  * reach a tile along two paths, its own tile's and a fallback's.
  * The fallback, after LOOKBACK_PATIENCE fruitless steps, is one work-item's
@@ -331,15 +329,18 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                                                                                                     \
     typedef struct {                                                                                \
         uint missing[3]; /* work-items still waiting, a counter a step, in turn */                  \
-        V value;         /* the prefix, from the work-item that waits for P(g) */                   \
+        V value;         /* P(g), when the fallback computes it */                                  \
     } NAME##_scratch;                                                                               \
                                                                                                     \
     V NAME##_prefix(__global ulong *lookback, const uint t, const V total, const uint stamp,       \
                     __local NAME##_scratch *s, __local V *buf, __VA_ARGS__)                         \
     {                                                                                               \
         const uint lid = get_local_id(0), r = t % WG, first = t - r, g = t / WG;                    \
-        /* Work-item w < r waits for the total of tile first + w. */                                \
-        int have = lid >= r, fallen = 0;                                                            \
+        /* Work-item w < r waits for the total of tile first + w; work-item r,                      \
+         * past group 0, for P(g), the inclusive record of the tile before. */                      \
+        const uint record = lid < r ? first + lid : first - 1;                                      \
+        const uint expected = lid < r ? FLAG_AGGREGATE : FLAG_INCLUSIVE;                            \
+        int have = !(lid < r || (lid == r && g > 0)), fallen = 0;                                   \
         V x = (ID);                                                                                 \
         if (lid == 0) {                                                                             \
             if (r != WG - 1)                                                                        \
@@ -347,10 +348,10 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
             s->missing[0] = 0;                                                                      \
         }                                                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        for (uint step = 0, waiting = WG + 1, stalls = 0; r > 0; step++) {                          \
+        for (uint step = 0, waiting = WG + 1, stalls = 0;; step++) {                                \
             if (!have) {                                                                            \
                 V value;                                                                            \
-                have = NAME##_read(lookback, first + lid, stamp, &value) == FLAG_AGGREGATE;         \
+                have = NAME##_read(lookback, record, stamp, &value) == expected;                    \
                 x = have ? value : x;                                                               \
             }                                                                                       \
             if (!have)                                                                              \
@@ -368,30 +369,10 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                 break;                                                                              \
         }                                                                                           \
         if (LOOKBACK_FALLBACK) {                                                                    \
-            if (fallen && lid == 0)                                                                 \
-                for (uint w = 0; w < r; w++) {                                                      \
-                    V y;                                                                            \
-                    if (NAME##_read(lookback, first + w, stamp, &y) != FLAG_AGGREGATE)              \
-                        y = TILE_TOTAL(first + w, buf + WG);                                        \
-                    buf[w] = y;                                                                     \
-                }                                                                                   \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-            if (fallen && lid < r)                                                                  \
-                x = buf[lid];                                                                       \
-            barrier(CLK_LOCAL_MEM_FENCE); /* buf is free again */                                   \
-        }                                                                                           \
-        /* Place lid of the group scan: the totals before t, then t's own. */                       \
-        V group_total;                                                                              \
-        const V e = NAME##_group_scan(lid < r ? x : lid == r ? total : (ID), buf, &group_total);     \
-        if (LOOKBACK_FALLBACK)                                                                      \
-            barrier(CLK_LOCAL_MEM_FENCE); /* every place is read: a fallback below may take buf */  \
-        /* P(g), the one wait on another group, read again and again by one                         \
-         * work-item with no barrier between. */                                                    \
-        if (lid == r) {                                                                             \
-            V p = (ID);                                                                             \
-            for (uint stalls = 0; g > 0 && NAME##_read(lookback, first - 1, stamp, &p) != FLAG_INCLUSIVE;) \
-                if (LOOKBACK_FALLBACK && ++stalls > LOOKBACK_PATIENCE && (FALLS_BACK)) {            \
-                    /* The last P published before, and the groups after it. */                     \
+            if (fallen && lid == 0) {                                                               \
+                __local V *tmp = buf + WG;                                                          \
+                V p = (ID);                                                                         \
+                if (g > 0 && NAME##_read(lookback, first - 1, stamp, &p) != FLAG_INCLUSIVE) {       \
                     uint h = g - 1;                                                                 \
                     while (h > 0 && NAME##_read(lookback, h * WG - 1, stamp, &p) != FLAG_INCLUSIVE) \
                         h--;                                                                        \
@@ -401,16 +382,32 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                             V y;                                                                    \
                             const uint u = h * WG + w;                                              \
                             if (w == WG - 1 || NAME##_read(lookback, u, stamp, &y) != FLAG_AGGREGATE) \
-                                y = TILE_TOTAL(u, buf + WG);                                        \
+                                y = TILE_TOTAL(u, tmp);                                             \
                             buf[w] = y;                                                             \
                         }                                                                           \
                         p = COMB(p, NAME##_group_scan_alone(buf));                                  \
                     }                                                                               \
-                    break;                                                                          \
                 }                                                                                   \
-            s->value = COMB(p, e);                                                                  \
+                s->value = p;                                                                       \
+                for (uint w = 0; w < r; w++) {                                                      \
+                    V y;                                                                            \
+                    if (NAME##_read(lookback, first + w, stamp, &y) != FLAG_AGGREGATE)              \
+                        y = TILE_TOTAL(first + w, tmp);                                             \
+                    buf[w] = y;                                                                     \
+                }                                                                                   \
+            }                                                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+            if (fallen)                                                                             \
+                x = lid < r ? buf[lid] : lid == r ? s->value : x;                                   \
+            barrier(CLK_LOCAL_MEM_FENCE); /* buf is free again */                                   \
+        }                                                                                           \
+        /* Place lid of the group scan: the totals before t, then t's own. */                       \
+        V group_total;                                                                              \
+        const V e = NAME##_group_scan(lid < r ? x : lid == r ? total : (ID), buf, &group_total);     \
+        if (lid == r) {                                                                             \
+            s->value = COMB(x, e);                                                                  \
             if (r == WG - 1 && PUBLISHES_INCLUSIVE(t))                                              \
-                NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(p, group_total), stamp);           \
+                NAME##_publish(lookback, t, FLAG_INCLUSIVE, COMB(x, group_total), stamp);           \
         }                                                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
         return s->value;                                                                            \
