@@ -18,8 +18,10 @@ inline void clear_counts(__local uint *h, const uint count)
 
 #if WG == 1
 #define COUNT_IN(h, b) ((h)[b]++)
+#define ADD_IN(h, b, c) ((h)[b] += (c))
 #else
 #define COUNT_IN(h, b) atomic_inc(&(h)[b])
+#define ADD_IN(h, b, c) atomic_add(&(h)[b], (c))
 #endif
 
 /* counts[0 .. count) += h[0 .. count). */
@@ -71,19 +73,14 @@ inline void count_pixels(__global const uchar4 *pixels, const ulong begin, const
     }
 }
 
-/* The raw counts of the first `channels` channels added to their bins' in h
- * (values that share a bin meet there). */
+/* The raw counts of the first `channels` channels added to their bins'
+ * counts in h (values that share a bin meet there). */
 inline void fold_values(__local const uint *raw, __local const ushort *lut, const uint channels, __local uint *h)
 {
     for (uint j = get_local_id(0); j < channels * CHANNEL_LEVELS; j += WG) {
         const uint c = raw[j];
-        if (c) {
-#if WG == 1
-            h[j / CHANNEL_LEVELS * CHANNEL_SLOTS + lut[j]] += c;
-#else
-            atomic_add(&h[j / CHANNEL_LEVELS * CHANNEL_SLOTS + lut[j]], c);
-#endif
-        }
+        if (c)
+            ADD_IN(h, j / CHANNEL_LEVELS * CHANNEL_SLOTS + lut[j], c);
     }
 }
 
