@@ -2,7 +2,9 @@
  *
  * histogram_local: each work-group counts its chunk into private counts in local
  * memory (local atomics), then adds each non-zero count to the global counts with
- * one atomic_add per bin per work-group (a "shared histogram"). When
+ * one atomic_add per bin per work-group (a "shared histogram"), or, to
+ * overwrite them, settles its counts there through the context's tallies
+ * (block/private_counts.cl). When
  * the bins do not fit in local memory, the host runs it once per window
  * [first_bin, first_bin + local_bins) of bins; elements outside the window are
  * skipped. histogram_global is the fallback for many windows: one global
@@ -19,7 +21,7 @@
  *                 (cl/constants.h): HIST_DIVIDE_64: in 64 bits; HIST_DIVIDE_32: in 32
  *                 bits (range * bins < 2^32); HIST_DIVIDE_SHIFT + s: as (x - lo) >> s,
  *                 when range / bins is exactly 2^s. */
-#include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
+#include "block/fill.cl" /* fill_words: the counts cleared where they do not settle, and the tallies */
 #include "block/private_counts.cl"
 
 #ifndef TYPE
@@ -83,12 +85,14 @@ uint short_bin(const T x, const T lo, const T hi, const T scale, const ulong lo_
 }
 
 /* Work-group g counts src[stride * i] for i in [g * chunk, min(n, (g + 1) * chunk))
- * whose bin lies in [first_bin, first_bin + local_bins). h: local_bins + 1 counters
- * (the last one a spare for the CPU shape). */
+ * whose bin lies in [first_bin, first_bin + local_bins), then merges or
+ * settles (finish_counts) its counts. h: local_bins + 1 counters (the last
+ * one a spare for the CPU shape). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulong n, ulong chunk, T lo, T hi,
                      T scale, ulong lo_bits, ulong range, uint bins, int divide, __global uint *counts,
-                     ulong counts_offset, uint first_bin, uint local_bins, __local uint *h)
+                     ulong counts_offset, uint first_bin, uint local_bins, __local uint *h, __global ulong *tallies,
+                     int settle)
 {
     const uint lid = get_local_id(0);
     const ulong begin = get_group_id(0) * chunk;
@@ -142,7 +146,7 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    merge_counts(h, local_bins, counts + counts_offset + first_bin);
+    finish_counts(h, local_bins, counts + counts_offset + first_bin, tallies, settle);
 }
 
 /* The same count with one global atomic per counted element. */
@@ -178,7 +182,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulong n, ulong chunk, uint channels,
                         uchar4 lo, uchar4 hi, ulong4 lo_bits, ulong4 range, uint4 bins, int4 divide,
                         __global uint *counts0, __global uint *counts1, __global uint *counts2,
-                        __global uint *counts3, ulong4 counts_offset)
+                        __global uint *counts3, ulong4 counts_offset, __global ulong *tallies, int settle)
 {
     __local ushort lut[4 * CHANNEL_LEVELS];
     __local uint raw[4 * CHANNEL_LEVELS], h[4 * CHANNEL_SLOTS];
@@ -192,6 +196,6 @@ void histogram_channels(__global const uchar4 *pixels, ulong pixels_offset, ulon
             lut[c * CHANNEL_LEVELS + x] = lut_entry(b, CHANNEL_OF(bins, c));
         }
     count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, raw, h, counts0, counts1, counts2, counts3,
-                   counts_offset);
+                   counts_offset, tallies, settle);
 }
 #endif

@@ -10,11 +10,12 @@
  * histogram_range_local: each work-group copies the edges to local memory and
  * counts its chunk into private counts there (local atomics; the CPU shape
  * WG == 1 a plain loop), then adds each non-zero count to the global counts
- * with one atomic_add per bin per work-group. histogram_range_global, for
+ * with one atomic_add per bin per work-group, or settles its counts there
+ * (block/private_counts.cl). histogram_range_global, for
  * edges and counts that do not fit in local memory: the edges read from global
  * memory and one global atomic_inc per counted element. Counts are integers,
  * so every schedule gives the same result. */
-#include "block/fill.cl" /* fill_words: overwrite mode clears the counts first */
+#include "block/fill.cl" /* fill_words: the counts cleared where they do not settle, and the tallies */
 #include "block/private_counts.cl"
 
 #ifndef TYPE
@@ -48,7 +49,7 @@ DEFINE_BIN_OF(bin_of_global, __global, T)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulong chunk, __global const T *edges,
                            ulong edges_offset, uint bins, __global uint *counts, ulong counts_offset,
-                           __local T *le, __local uint *h)
+                           __local T *le, __local uint *h, __global ulong *tallies, int settle)
 {
     const uint lid = get_local_id(0);
     const ulong begin = get_group_id(0) * chunk;
@@ -89,7 +90,7 @@ void histogram_range_local(__global const T *src, ulong src_offset, ulong n, ulo
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    merge_counts(h, bins, counts + counts_offset);
+    finish_counts(h, bins, counts + counts_offset, tallies, settle);
 }
 
 /* The same count with the edges in global memory and one global atomic per
@@ -125,7 +126,7 @@ void histogram_range_channels(__global const uchar4 *pixels, ulong pixels_offset
                               uint channels, __global const int *edges0, __global const int *edges1,
                               __global const int *edges2, __global const int *edges3, ulong4 edges_offset,
                               uint4 bins, __global uint *counts0, __global uint *counts1, __global uint *counts2,
-                              __global uint *counts3, ulong4 counts_offset)
+                              __global uint *counts3, ulong4 counts_offset, __global ulong *tallies, int settle)
 {
     __local ushort lut[4 * CHANNEL_LEVELS];
     __local uint raw[4 * CHANNEL_LEVELS], h[4 * CHANNEL_SLOTS];
@@ -139,6 +140,6 @@ void histogram_range_channels(__global const uchar4 *pixels, ulong pixels_offset
         }
     }
     count_channels(pixels + pixels_offset, begin, end, channels, bins, lut, raw, h, counts0, counts1, counts2, counts3,
-                   counts_offset);
+                   counts_offset, tallies, settle);
 }
 #endif

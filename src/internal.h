@@ -81,6 +81,7 @@ struct clprim_context {
     cl_mem lookback; /* the one-sweep form's tile records (lookback.c); only its kernels write there */
     size_t lookback_bytes;
     cl_uint lookback_stamp; /* of the last launch that used them */
+    cl_mem tallies; /* CLPRIM_TALLY_WORDS words kept at zero between launches (lookback.c) */
     cl_mem pinned;          /* clprim_pinned_host's memory, mapped at pinned_host; grows, never shrinks */
     void *pinned_host;
     size_t pinned_bytes;
@@ -410,9 +411,11 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 #define CLPRIM_ROLE_SCRATCH 1 /* the context's scratch buffer */
 #define CLPRIM_ROLE_RECORDS 2 /* the look-back's records (cl/block/lookback.cl) for this launch */
 #define CLPRIM_ROLE_STAMP 3   /* the stamp this launch writes them with */
+#define CLPRIM_ROLE_TALLIES 4 /* the context's tallies (cl/block/private_counts.cl) */
 #define CLPRIM_SCRATCH_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_SCRATCH})
 #define CLPRIM_RECORDS_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_RECORDS})
 #define CLPRIM_STAMP_ARG ((clprim_arg){sizeof(cl_uint), NULL, CLPRIM_ROLE_STAMP})
+#define CLPRIM_TALLIES_ARG ((clprim_arg){sizeof(cl_mem), NULL, CLPRIM_ROLE_TALLIES})
 /* A buffer argument where NULL stands for the scratch (steps that work on data
  * another step of the plan left there); mem must be an lvalue. */
 #define CLPRIM_BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
@@ -616,6 +619,13 @@ int clprim_one_sweep_in_place(const clprim_context *ctx);
 /* Whether look-backs wait for every earlier record rather than falling back
  * (-DLOOKBACK_WAITS): where every started work-group runs to completion. */
 int clprim_lookback_waits(const clprim_context *ctx);
+/* The context's tallies: 64-bit words at zero before every launch that
+ * settles counts in them (cl/block/private_counts.cl) and after it, created
+ * and cleared through clear (a fill_words pass) on first use. Counts settle
+ * there on devices with 64-bit atomics, for at most CLPRIM_TALLY_WORDS bins. */
+#define CLPRIM_TALLY_WORDS 4096
+int clprim_tallies_available(const clprim_context *ctx);
+clprim_status clprim_tallies(clprim_context *ctx, const clprim_pass *clear, cl_mem *tallies);
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);

@@ -1,9 +1,10 @@
 /* A work-group's private histogram in local memory: cleared, counted into
  * with local atomics (the CPU shape, one work-item a group: plain
  * increments), then merged into the global counts with one atomic_add per
- * non-zero bin per work-group, never one global atomic per element. Counts
- * are integers, so every schedule gives the same result. The barriers
- * between the steps are the kernels'. */
+ * non-zero bin per work-group, or settled there (overwriting them) through
+ * the context's tallies; never one global atomic per element. Counts are
+ * integers, so every schedule gives the same result. The barriers between
+ * the steps are the kernels'. */
 #ifndef CLPRIM_BLOCK_PRIVATE_COUNTS_CL
 #define CLPRIM_BLOCK_PRIVATE_COUNTS_CL
 
@@ -32,6 +33,44 @@ inline void merge_counts(__local const uint *h, const uint count, __global uint 
         if (c)
             atomic_add(&counts[j], c);
     }
+}
+
+/* counts[0 .. count) = the sum of every work-group's h[0 .. count), in the
+ * launch that counts, where a launch of its own would clear the counts first
+ * (0.01 ms on a GPU, as much as counting 2^20 elements). Each work-group adds
+ * its count and its arrival to the bin's tally, a 64-bit word at zero between
+ * launches (the count in the high half, wrapping as a uint count does; the
+ * arrivals in the low half); the group whose add brings the arrivals to the
+ * launch's number of groups holds the total, writes it and sets the tally back
+ * to zero. Atomic adds to one word are ordered on every device, so the last
+ * sees every other group's count: no group waits, and no group reads what
+ * another wrote anywhere else. The host settles only where the device has
+ * 64-bit atomics; settle 0 merges instead. */
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define CAN_SETTLE 1
+#else
+#define CAN_SETTLE 0
+#endif
+inline void finish_counts(__local const uint *h, const uint count, __global uint *counts, __global ulong *tallies,
+                          const int settle)
+{
+#if CAN_SETTLE
+    if (settle) {
+        const uint others = get_num_groups(0) - 1;
+        for (uint j = get_local_id(0); j < count; j += WG) {
+            const ulong before = atom_add(&tallies[j], (ulong)h[j] << 32 | 1ul);
+            if ((uint)before == others) {
+                counts[j] = (uint)(before >> 32) + h[j];
+                atom_xchg(&tallies[j], 0ul);
+            }
+        }
+        return;
+    }
+#endif
+    merge_counts(h, count, counts);
+    (void)tallies;
+    (void)settle;
 }
 
 /* A bin index no histogram has: bins <= HIST_MAX_BINS = 2^31. */
@@ -84,21 +123,23 @@ inline void fold_values(__local const uint *raw, __local const ushort *lut, cons
     }
 }
 
-/* Each of the first `channels` channels' counts added to its buffer:
- * counts_c[counts_offset.c + b] += h[c * CHANNEL_SLOTS + b] for its bins. */
-inline void merge_channels(__local const uint *h, const uint channels, const uint4 bins, __global uint *counts0,
-                           __global uint *counts1, __global uint *counts2, __global uint *counts3,
-                           const ulong4 counts_offset)
+/* Each of the first `channels` channels' counts added to its buffer, or
+ * settled there (finish_counts; channel c's tallies from c * CHANNEL_LEVELS):
+ * counts_c[counts_offset.c + b] (+)= h[c * CHANNEL_SLOTS + b] for its bins. */
+inline void finish_channels(__local const uint *h, const uint channels, const uint4 bins, __global uint *counts0,
+                            __global uint *counts1, __global uint *counts2, __global uint *counts3,
+                            const ulong4 counts_offset, __global ulong *tallies, const int settle)
 {
     for (uint c = 0; c < channels; c++) {
         __global uint *counts = c == 0 ? counts0 : c == 1 ? counts1 : c == 2 ? counts2 : counts3;
-        merge_counts(h + c * CHANNEL_SLOTS, CHANNEL_OF(bins, c), counts + CHANNEL_OF(counts_offset, c));
+        finish_counts(h + c * CHANNEL_SLOTS, CHANNEL_OF(bins, c), counts + CHANNEL_OF(counts_offset, c),
+                      tallies + c * CHANNEL_LEVELS, settle);
     }
 }
 
-/* Before a channel kernel overwrites its counts: the first `channels`
- * channels' counts zeroed in one launch (a launch a channel cost 0.01 ms
- * each on the H100, half of a 2^20-pixel count):
+/* Before a channel kernel that merges overwrites its counts: the first
+ * `channels` channels' counts zeroed in one launch (a launch a channel cost
+ * 0.01 ms each on the H100, half of a 2^20-pixel count):
  * counts_c[counts_offset.c, + bins.c) = 0. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void clear_channels(const uint channels, const uint4 bins, __global uint *counts0, __global uint *counts1,
@@ -114,11 +155,12 @@ void clear_channels(const uint channels, const uint4 bins, __global uint *counts
 
 /* A channel kernel's count, once the work-group has written lut: pixels
  * [begin, end) counted by value into raw (4 * CHANNEL_LEVELS), folded into
- * their bins in h (4 * CHANNEL_SLOTS), the active channels merged. */
+ * their bins in h (4 * CHANNEL_SLOTS), the active channels merged or
+ * settled. */
 void count_channels(__global const uchar4 *pixels, const ulong begin, const ulong end, const uint channels,
                     const uint4 bins, __local const ushort *lut, __local uint *raw, __local uint *h,
                     __global uint *counts0, __global uint *counts1, __global uint *counts2, __global uint *counts3,
-                    const ulong4 counts_offset)
+                    const ulong4 counts_offset, __global ulong *tallies, const int settle)
 {
     clear_counts(raw, 4 * CHANNEL_LEVELS);
     clear_counts(h, 4 * CHANNEL_SLOTS);
@@ -127,7 +169,7 @@ void count_channels(__global const uchar4 *pixels, const ulong begin, const ulon
     barrier(CLK_LOCAL_MEM_FENCE);
     fold_values(raw, lut, channels, h);
     barrier(CLK_LOCAL_MEM_FENCE);
-    merge_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset);
+    finish_channels(h, channels, bins, counts0, counts1, counts2, counts3, counts_offset, tallies, settle);
 }
 
 #endif /* CLPRIM_BLOCK_PRIVATE_COUNTS_CL */

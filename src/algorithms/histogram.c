@@ -288,9 +288,13 @@ void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const c
     }
     const clprim_split split = clprim_split_range(&split_shape, n);
 
-    /* The clearing (overwrite mode), then the counting passes. */
+    /* The clearing (overwrite mode), then the counting passes; one pass of
+     * local counts overwrites them itself, settling them through the
+     * context's tallies where it can (cl/block/private_counts.cl). */
+    const cl_int settle = !accumulate && count && passes == 1 && !global && bins <= CLPRIM_TALLY_WORDS &&
+                          clprim_tallies_available(ctx);
     const cl_ulong a_counts_offset = counts_offset;
-    if (!accumulate) {
+    if (!accumulate && !settle) {
         const cl_ulong count_bins = bins;
         const cl_int zero = 0;
         CLPRIM_PLAN_LAUNCH(plan, histogram_cl, "fill_words", clprim_fill_groups(&ctx->tuning, bins),
@@ -319,7 +323,7 @@ void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const c
                            CLPRIM_BYTES(es, p->lo), CLPRIM_BYTES(es, p->hi), CLPRIM_BYTES(es, p->scale),
                            CLPRIM_ARG(lo_bits), CLPRIM_ARG(range), CLPRIM_ARG(a_bins), CLPRIM_ARG(divide),
                            CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset), CLPRIM_ARG(first), CLPRIM_ARG(window),
-                           CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)));
+                           CLPRIM_LOCAL((window + 1) * sizeof(cl_uint)), CLPRIM_TALLIES_ARG, CLPRIM_ARG(settle));
     }
 }
 

@@ -70,8 +70,8 @@ static clprim_status check_channels(clprim_context *ctx, const char *fn, cl_mem 
     CLPRIM_ARG((o).counts[0]), CLPRIM_ARG((o).counts[1]), CLPRIM_ARG((o).counts[2]), CLPRIM_ARG((o).counts[3]),        \
         CLPRIM_ARG((o).counts_offset)
 
-/* Before counting: every channel's counts zeroed in one launch, unless
- * accumulating. */
+/* Before counting: every channel's counts zeroed in one launch, when
+ * overwriting them where they cannot settle (settles). */
 static void plan_clear(const clprim_context *ctx, clprim_plan *plan, unsigned program, const channel_counts *out)
 {
     size_t most = 0;
@@ -90,6 +90,13 @@ static clprim_split pixel_split(const clprim_tuning *grid, size_t n)
     if (want < shape.groups)
         shape.groups = want > 1 ? want : 1;
     return clprim_split_range(&shape, n);
+}
+
+/* Whether the counting launch overwrites the counts itself, settling them
+ * through the context's tallies (cl/block/private_counts.cl). */
+static cl_int settles(const clprim_context *ctx, size_t n, int accumulate)
+{
+    return !accumulate && n > 0 && clprim_tallies_available(ctx);
 }
 
 clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size_t pixels_offset, size_t n,
@@ -136,14 +143,15 @@ clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size
     clprim_histogram_program(ctx, clprim_type_info_of(CLPRIM_UINT8), &program);
     const clprim_split split = pixel_split(&program.shape, n);
     const unsigned histogram_cl = clprim_plan_program(&plan, &program);
-    if (!accumulate)
+    const cl_int settle = settles(ctx, n, accumulate);
+    if (!accumulate && !settle)
         plan_clear(ctx, &plan, histogram_cl, &out);
     const cl_ulong at = pixels_offset, count = n;
     if (n > 0)
         CLPRIM_PLAN_LAUNCH(&plan, histogram_cl, "histogram_channels", split.groups, CLPRIM_ARG(pixels), CLPRIM_ARG(at),
                            CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(out.channels), CLPRIM_ARG(lows),
                            CLPRIM_ARG(highs), CLPRIM_ARG(lo_bits), CLPRIM_ARG(ranges), CLPRIM_ARG(out.bins),
-                           CLPRIM_ARG(divide), COUNTS_ARGS(out));
+                           CLPRIM_ARG(divide), COUNTS_ARGS(out), CLPRIM_TALLIES_ARG, CLPRIM_ARG(settle));
     return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -192,7 +200,8 @@ clprim_status clprim_histogram_channels_range(clprim_context *ctx, cl_mem pixels
     clprim_histogram_range_program(ctx, clprim_type_info_of(CLPRIM_UINT8), &program);
     const clprim_split split = pixel_split(&program.shape, n);
     const unsigned range_cl = clprim_plan_program(&plan, &program);
-    if (!accumulate)
+    const cl_int settle = settles(ctx, n, accumulate);
+    if (!accumulate && !settle)
         plan_clear(ctx, &plan, range_cl, &out);
     const cl_ulong at = pixels_offset, count = n;
     if (n > 0)
@@ -200,7 +209,7 @@ clprim_status clprim_histogram_channels_range(clprim_context *ctx, cl_mem pixels
                            CLPRIM_ARG(at), CLPRIM_ARG(count), CLPRIM_ARG(split.chunk), CLPRIM_ARG(out.channels),
                            CLPRIM_ARG(edge_buffers[0]), CLPRIM_ARG(edge_buffers[1]), CLPRIM_ARG(edge_buffers[2]),
                            CLPRIM_ARG(edge_buffers[3]), CLPRIM_ARG(edge_offsets), CLPRIM_ARG(out.bins),
-                           COUNTS_ARGS(out));
+                           COUNTS_ARGS(out), CLPRIM_TALLIES_ARG, CLPRIM_ARG(settle));
     return clprim_execute(ctx, &plan, num_events_in_wait_list, event_wait_list, event);
 }
 

@@ -24,7 +24,7 @@ static int fits_local(cl_ulong local_bytes, const clprim_type_info *type, size_t
 
 /* The plan of a checked call: edges and counts in local memory when both
  * fit, else the edges from global memory and one global atomic per counted
- * element; before them the clearing (overwrite mode). */
+ * element; before them the clearing (overwrite mode, unless settled). */
 static void plan_histogram_range(const clprim_context *ctx, clprim_plan *plan, const clprim_type_info *type,
                                  cl_mem src, size_t src_offset, size_t n, cl_mem edges, size_t edges_offset,
                                  size_t bins, cl_mem counts, size_t counts_offset, int accumulate,
@@ -50,7 +50,10 @@ static void plan_histogram_range(const clprim_context *ctx, clprim_plan *plan, c
 
     const cl_ulong a_counts_offset = counts_offset, a_src_offset = src_offset, a_n = n;
     const cl_ulong a_edges_offset = edges_offset;
-    if (!accumulate) {
+    /* Local counts overwrite the counts themselves, settling them through
+     * the context's tallies where they can (cl/block/private_counts.cl). */
+    const cl_int settle = !accumulate && n > 0 && !global && bins <= CLPRIM_TALLY_WORDS && clprim_tallies_available(ctx);
+    if (!accumulate && !settle) {
         const cl_ulong count_bins = bins;
         const cl_int zero = 0;
         CLPRIM_PLAN_LAUNCH(plan, range_cl, "fill_words", zero_groups, CLPRIM_ARG(counts), CLPRIM_ARG(a_counts_offset),
@@ -69,7 +72,7 @@ static void plan_histogram_range(const clprim_context *ctx, clprim_plan *plan, c
                            CLPRIM_ARG(a_src_offset), CLPRIM_ARG(a_n), CLPRIM_ARG(split.chunk), CLPRIM_ARG(edges),
                            CLPRIM_ARG(a_edges_offset), CLPRIM_ARG(a_bins), CLPRIM_ARG(counts),
                            CLPRIM_ARG(a_counts_offset), CLPRIM_LOCAL((bins + 1) * type->size),
-                           CLPRIM_LOCAL((bins + 1) * sizeof(cl_uint)));
+                           CLPRIM_LOCAL((bins + 1) * sizeof(cl_uint)), CLPRIM_TALLIES_ARG, CLPRIM_ARG(settle));
 }
 
 clprim_status clprim_histogram_range_checked(clprim_context *ctx, clprim_type t, cl_mem src, size_t src_offset,

@@ -376,6 +376,8 @@ void clprim_release(clprim_context *ctx)
     release_kept_memory(ctx);
     if (ctx->lookback)
         clReleaseMemObject(ctx->lookback);
+    if (ctx->tallies)
+        clReleaseMemObject(ctx->tallies);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->context)

@@ -23,6 +23,16 @@ static clprim_status enqueue_launch(clprim_context *ctx, const clprim_plan *plan
         if (s != CLPRIM_SUCCESS)
             return s;
     }
+    cl_mem tallies = NULL;
+    for (unsigned i = 0; i < l->nargs && s == CLPRIM_SUCCESS; i++)
+        if (l->args[i].role == CLPRIM_ROLE_TALLIES && !tallies) {
+            clprim_pass clear;
+            s = clprim_pass_of(ctx, &plan->programs[l->program], "fill_words", &clear);
+            if (s == CLPRIM_SUCCESS)
+                s = clprim_tallies(ctx, &clear, &tallies);
+        }
+    if (s != CLPRIM_SUCCESS)
+        return s;
     clprim_arg args[CLPRIM_LAUNCH_ARGS];
     for (unsigned i = 0; i < l->nargs; i++) {
         const clprim_launch_arg *a = &l->args[i];
@@ -33,6 +43,8 @@ static clprim_status enqueue_launch(clprim_context *ctx, const clprim_plan *plan
             args[i].value = &records;
         else if (a->role == CLPRIM_ROLE_STAMP)
             args[i].value = &stamp;
+        else if (a->role == CLPRIM_ROLE_TALLIES)
+            args[i].value = &tallies;
     }
     return clprim_enqueue_pass(ctx, pass, l->groups, args, l->nargs, event);
 }

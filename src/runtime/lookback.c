@@ -1,5 +1,6 @@
 /* The one-sweep form of scan and compaction (cl/block/lookback.cl): where it serves
- * a call, and the context's records of the tiles of one launch. */
+ * a call, and the context's records of the tiles of one launch; and the
+ * context's tallies, where a histogram's work-groups settle their counts. */
 #include "internal.h"
 
 int clprim_records_available(const clprim_context *ctx)
@@ -65,5 +66,35 @@ clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *cl
         ctx->lookback_stamp = 0;
     }
     *stamp = ++ctx->lookback_stamp;
+    return CLPRIM_SUCCESS;
+}
+
+int clprim_tallies_available(const clprim_context *ctx)
+{
+    return ctx->has_int64_atomics && !ctx->records_absent;
+}
+
+clprim_status clprim_tallies(clprim_context *ctx, const clprim_pass *clear, cl_mem *tallies)
+{
+    if (!ctx->tallies) {
+        const cl_ulong start = 0, all = 2 * CLPRIM_TALLY_WORDS; /* in 32-bit words */
+        const cl_int zero = 0;
+        cl_int err;
+        ctx->tallies = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, CLPRIM_TALLY_WORDS * sizeof(cl_ulong), NULL,
+                                      &err);
+        if (err != CL_SUCCESS) {
+            ctx->tallies = NULL;
+            return clprim_fail_cl(ctx, err, "allocating the histograms' tallies");
+        }
+        const clprim_status s = CLPRIM_ENQUEUE(ctx, clear, clprim_fill_groups(&ctx->tuning, all), NULL,
+                                               CLPRIM_ARG(ctx->tallies), CLPRIM_ARG(start), CLPRIM_ARG(all),
+                                               CLPRIM_ARG(zero));
+        if (s != CLPRIM_SUCCESS) {
+            clReleaseMemObject(ctx->tallies);
+            ctx->tallies = NULL;
+            return s;
+        }
+    }
+    *tallies = ctx->tallies;
     return CLPRIM_SUCCESS;
 }
