@@ -23,8 +23,9 @@
  *                    runs to its end), so it waits on none that may not run;
  * and radix_copy_out, which copies to the output when the route ends
  * elsewhere (an odd number of passes in place, or every pass skipped);
- * fill_words (block/fill.cl) zeroes the counts and both one-sweep status areas
- * once a sort; each one-sweep pass then zeroes the other area for the next.
+ * radix_histogram zeroes the first one-sweep pass's status area, and each
+ * pass zeroes the other area for the next; fill_words (block/fill.cl) zeroes
+ * the counts where they are not settled, and radix_bits' words.
  *
  * A tile is ranked in local memory by two stable counting passes of 4 bits
  * each (an LSD sort inside the tile), with a 16-counter column per work-item,
@@ -34,6 +35,7 @@
  * and VALUE_BYTES 0, 4 or 8; no element type. */
 #include "block/key.cl"
 #include "block/lookback.cl" /* status words: how they are written and read; the ticket */
+#include "block/private_counts.cl" /* the digit counts settled */
 #include "block/reduce_scan.cl"
 
 #if VALUE_BYTES == 4
@@ -96,12 +98,17 @@ DEFINE_WG_EXCLUSIVE_SCAN(wg_scan_places, ulong, ADD, 0ul) /* radix_plan's places
 
 /* ---- Once per sort ---- */
 
-/* Digit counts of every pass over all the keys: hist[pass * RADIX + digit].
- * Work-group g counts keys [g * chunk, ...). hist starts at zero (the host
- * fills it). */
+/* Digit counts of every pass over all the keys: hist[pass * RADIX + digit],
+ * settled through the context's tallies (block/private_counts.cl), or added
+ * to a hist the host zeroed (settle 0). Work-group g counts keys
+ * [g * chunk, ...). The launch also zeroes status[0, status_words): the first
+ * one-sweep pass's status area and the second's tile counter, which no
+ * work-group of it reads. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulong chunk, uint passes,
-                     uint begin_bit, uint end_bit, uint descending, __global uint *hist, ulong hist_offset)
+                     uint begin_bit, uint end_bit, uint descending, __global uint *hist, ulong hist_offset,
+                     __global ulong *tallies, int settle, __global uint *status, ulong status_offset,
+                     ulong status_words)
 {
     __local uint counts[MAX_PASSES * RADIX];
     const uint lid = get_local_id(0);
@@ -147,9 +154,10 @@ void radix_histogram(__global const key_t *keys, ulong keys_offset, ulong n, ulo
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint e = lid; e < passes * RADIX; e += WG)
-        if (counts[e])
-            atomic_add(&hist[e], counts[e]);
+    finish_counts(counts, passes * RADIX, hist, tallies, settle);
+    status += status_offset;
+    FOR_EACH_INDEX(i, status_words)
+        status[i] = 0;
 }
 
 /* route[p] for each pass p, and route[passes], where the keys end: the passes

@@ -99,8 +99,8 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
 
     /* The multi-pass form's counts (their scans lay out their own partials);
      * the one-sweep form's two status areas, each the tile counter, then the
-     * words: each launch clears the other for the next, and the first clear
-     * covers the histogram and both, which follow it. */
+     * words: the histogram's launch clears the first, each pass the other for
+     * the next. */
     const int one_sweep = ctx->tuning.form == CLPRIM_FORM_ONE_SWEEP;
     p.status_bytes = one_sweep ? 4 + p.tiles_per_portion * RADIX * 4 : 0;
     p.tmp_keys = clprim_layout_part(l, n * p.key_bytes);
@@ -302,17 +302,24 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
     const cl_uint passes = p.passes;
     const cl_uint begin_bit = spec->begin_bit, end_bit = spec->end_bit, descending = spec->descending != 0;
     const cl_uint portions = (cl_uint)p.portions, in_place = keys_in_place || values_in_place;
-    plan_clear(plan, radix_cl, &p, p.hist, one_sweep_form ? (p.status + 2 * p.status_bytes - p.hist) / 4 : 4);
     if (one_sweep_form) {
+        /* The digit counts settle in the histogram's launch where they can
+         * (a launch fewer); else they are zeroed before it. */
+        const cl_int settle = clprim_tallies_available(ctx) && p.passes * RADIX <= CLPRIM_TALLY_WORDS;
+        const cl_ulong status_off = p.status / 4, status_words = p.status_bytes / 4 + 1; /* and the next's counter */
+        if (!settle)
+            plan_clear(plan, radix_cl, &p, p.hist, p.passes * RADIX);
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_histogram", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
                            CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
                            CLPRIM_ARG(passes), CLPRIM_ARG(begin_bit), CLPRIM_ARG(end_bit), CLPRIM_ARG(descending),
-                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off));
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off), CLPRIM_TALLIES_ARG, CLPRIM_ARG(settle),
+                           CLPRIM_SCRATCH_ARG, CLPRIM_ARG(status_off), CLPRIM_ARG(status_words));
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_plan", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off),
                            CLPRIM_ARG(count_n), CLPRIM_ARG(portions), CLPRIM_ARG(passes), CLPRIM_ARG(in_place),
                            CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(route_off));
         plan_one_sweep(plan, radix_cl, &p, spec, &r, n);
     } else {
+        plan_clear(plan, radix_cl, &p, p.hist, 4);
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_bits", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
                            CLPRIM_ARG(keys_in_offset), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
                            CLPRIM_ARG(descending), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off));
