@@ -298,16 +298,26 @@ void count_chunks(__global const T *src, ulong src_offset, __global const uchar 
 #if WG == 1
     kept = count_run(src, flags, value SECOND_ARGS, begin, end, &second);
 #else
+    /* A whole tile's elements are judged with no bound check, so that their
+     * loads are in flight together (as judge_items' are). */
+#define COUNT_PART(at)                         \
+    {                                          \
+        const ulong i_ = (at);                 \
+        const uint part = PART(src[i_], i_);   \
+        kept += part == 1u;                    \
+        second += part == 2u;                  \
+    }
     for (ulong base = begin; base < end; base += TILE) {
-        for (uint k = 0; k < ITEMS; k++) {
-            const ulong i = base + k * WG + lid;
-            if (i < end) {
-                const uint part = PART(src[i], i);
-                kept += part == 1u;
-                second += part == 2u;
-            }
+        if (base + TILE <= end) {
+            for (uint k = 0; k < ITEMS; k++)
+                COUNT_PART(base + k * WG + lid)
+        } else {
+            for (uint k = 0; k < ITEMS; k++)
+                if (base + k * WG + lid < end)
+                    COUNT_PART(base + k * WG + lid)
         }
     }
+#undef COUNT_PART
 #endif
     const ulong total = wg_sum_count(kept, buf);
     if (lid == 0)
