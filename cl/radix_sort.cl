@@ -22,8 +22,7 @@
  *                    fallback, compiled out where every started work-group
  *                    runs to its end), so it waits on none that may not run;
  * and radix_copy_out, which copies to the output when the route ends
- * elsewhere (an odd number of passes in place, or every pass skipped), or,
- * out of place, the one-sweep form's last pass itself;
+ * elsewhere (an odd number of passes in place, or every pass skipped);
  * radix_histogram zeroes the first one-sweep pass's status area, and each
  * pass zeroes the other area for the next; fill_words (block/fill.cl) zeroes
  * the counts where they are not settled, and radix_bits' words.
@@ -489,38 +488,10 @@ inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t 
     __global value_t *values_in, ulong values_in_offset, __global value_t *values_out,                      \
         ulong values_out_offset, __global value_t *values_tmp, ulong values_tmp_offset, int values_are_indices
 
-/* The same, passed on to a helper that takes them. */
-#define KEY_BUFFER_ARGS keys_in, keys_in_offset, keys_out, keys_out_offset, keys_tmp, keys_tmp_offset
-#define VALUE_BUFFER_ARGS                                                                                  \
-    values_in, values_in_offset, values_out, values_out_offset, values_tmp, values_tmp_offset, values_are_indices
-
 #define PICK_KEYS(which) pick_keys((which), keys_in + keys_in_offset, keys_out + keys_out_offset, keys_tmp + keys_tmp_offset)
 #define PICK_VALUES(which)                                                                       \
     pick_values((which), values_in + values_in_offset, values_out + values_out_offset,           \
                 values_tmp + values_tmp_offset)
-
-/* Where the route ends outside the output (an odd number of passes in place,
- * or none ran), keys and values [begin, end) copied there, a work-item every
- * step: at, route[passes]. */
-void copy_out(const uint at, KEY_BUFFERS, VALUE_BUFFERS, const ulong begin, const ulong end, const ulong step,
-              const int keys_in_place, const int values_in_place)
-{
-    if (at != TO_OUTPUT && !(at == FROM_INPUT && keys_in_place)) {
-        __global const key_t *src = PICK_KEYS(at);
-        __global key_t *dst = keys_out + keys_out_offset;
-        for (ulong i = begin; i < end; i += step)
-            dst[i] = src[i];
-    }
-#if VALUE_BYTES
-    if (at != TO_OUTPUT && !(at == FROM_INPUT && values_in_place)) {
-        __global const value_t *src = PICK_VALUES(at);
-        __global value_t *dst = values_out + values_out_offset;
-        const int indices = values_are_indices && at == FROM_INPUT;
-        for (ulong i = begin; i < end; i += step)
-            dst[i] = indices ? (value_t)i : src[i];
-    }
-#endif
-}
 
 /* ---- Multi-pass ---- */
 
@@ -675,15 +646,12 @@ uint tile_digit_count(__global const key_t *src, const ulong base, const ulong n
  * count of all tiles up to it, and publishes its own such count. status
  * (counter first, then tiles x RADIX words) starts at zero; the words of the
  * next launch's next_tiles tiles, at next_status_offset, are zeroed here
- * (its counter is zero: the last ticket taker of its launch reset it).
- * copy_route: route[passes]'s index in the last pass of a sort out of place,
- * else NO_COPY. */
-#define NO_COPY (~0ul)
+ * (its counter is zero: the last ticket taker of its launch reset it). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n,
                      ulong portion_begin, uint shift, uint mask, uint descending, __global ulong *bases,
                      ulong bases_offset, uint next_portion, __global uint *status, ulong status_offset,
-                     ulong next_status_offset, uint next_tiles, ulong copy_route)
+                     ulong next_status_offset, uint next_tiles)
 {
     const uint r = routes[route_index];
     /* A skipped pass goes through the same barriers over no keys, publishing and
@@ -768,20 +736,32 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     for (ulong u = get_group_id(0); u < next_tiles; u += get_num_groups(0))
         for (uint d = lid; d < RADIX; d += WG)
             next_words[u * RADIX + d] = 0;
-    /* The last pass of a sort out of place copies its tile to the output
-     * where no pass ran (copy_out), a launch of radix_copy_out fewer. */
-    if (copy_route != NO_COPY)
-        copy_out(routes[copy_route], KEY_BUFFER_ARGS, VALUE_BUFFER_ARGS, base + lid, min(n, base + TILE), WG, 0, 0);
 }
 
 /* ---- The end ---- */
 
-/* copy_out over keys [g * chunk, ...), after the passes. */
+/* When the route ends outside the output (an odd number of passes in place, or
+ * none ran), copies what is not already there: keys [g * chunk, ...). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_copy_out(__global const uint *routes, ulong route_index, KEY_BUFFERS, VALUE_BUFFERS, ulong n, ulong chunk,
                     int keys_in_place, int values_in_place)
 {
+    const uint at = routes[route_index];
     const ulong g = get_group_id(0);
-    copy_out(routes[route_index], KEY_BUFFER_ARGS, VALUE_BUFFER_ARGS, g * chunk + get_local_id(0),
-             min(n, g * chunk + chunk), WG, keys_in_place, values_in_place);
+    const ulong begin = g * chunk + get_local_id(0), end = min(n, g * chunk + chunk);
+    if (at != TO_OUTPUT && !(at == FROM_INPUT && keys_in_place)) {
+        __global const key_t *src = PICK_KEYS(at);
+        __global key_t *dst = keys_out + keys_out_offset;
+        for (ulong i = begin; i < end; i += WG)
+            dst[i] = src[i];
+    }
+#if VALUE_BYTES
+    if (at != TO_OUTPUT && !(at == FROM_INPUT && values_in_place)) {
+        __global const value_t *src = PICK_VALUES(at);
+        __global value_t *dst = values_out + values_out_offset;
+        const int indices = values_are_indices && at == FROM_INPUT;
+        for (ulong i = begin; i < end; i += WG)
+            dst[i] = indices ? (value_t)i : src[i];
+    }
+#endif
 }

@@ -421,7 +421,7 @@ clprim_status clprim_layout_scratch(clprim_context *ctx, const char *purpose, co
 #define CLPRIM_BUFFER_ARG(mem) ((mem) ? CLPRIM_ARG(mem) : CLPRIM_SCRATCH_ARG)
 
 /* CLPRIM_LAUNCH_ARGS: the most a kernel takes (radix_one_sweep). */
-enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 28, CLPRIM_PLAN_READS = 2 };
+enum { CLPRIM_PLAN_PROGRAMS = 6, CLPRIM_LAUNCH_ARGS = 27, CLPRIM_PLAN_READS = 2 };
 
 typedef struct {
     int role;  /* 0: a value (or local memory when it has no bytes), else CLPRIM_ROLE_* */

@@ -240,11 +240,9 @@ static cl_uint portion_tiles(const sort_plan *p, size_t n, size_t q)
 
 /* The passes of the one-sweep form: per pass and portion, one launch of a
  * work-group a tile. Launch k reads and writes status area k % 2 and clears
- * the other for launch k + 1. With copies_out (a sort out of place) the last
- * pass's launches copy the keys to the output where no pass ran. */
-#define NO_COPY (~(cl_ulong)0) /* cl/radix_sort.cl's */
+ * the other for launch k + 1. */
 static void plan_one_sweep(clprim_plan *plan, unsigned program, const sort_plan *p, const clprim_sort_spec *spec,
-                           const route_buffers *r, size_t n, int copies_out)
+                           const route_buffers *r, size_t n)
 {
     const cl_ulong count_n = n;
     const cl_uint descending = spec->descending != 0;
@@ -259,13 +257,12 @@ static void plan_one_sweep(clprim_plan *plan, unsigned program, const sort_plan 
             const cl_ulong next_status_off = (p->status + (k + 1) % 2 * p->status_bytes) / 4;
             const int last = pass + 1 == p->passes && !next_portion;
             const cl_uint next_tiles = last ? 0 : portion_tiles(p, n, next_portion ? q + 1 : 0);
-            const cl_ulong copy_route = copies_out && pass + 1 == p->passes ? p->route / 4 + p->passes : NO_COPY;
             CLPRIM_PLAN_LAUNCH(plan, program, "radix_one_sweep", portion_tiles(p, n, q), CLPRIM_SCRATCH_ARG,
                                CLPRIM_ARG(d.route_index), ROUTE_ARGS(*r), VALUE_ARGS(*r), CLPRIM_ARG(count_n),
                                CLPRIM_ARG(begin), CLPRIM_ARG(d.shift), CLPRIM_ARG(d.mask), CLPRIM_ARG(descending),
                                CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_ARG(next_portion),
                                CLPRIM_SCRATCH_ARG, CLPRIM_ARG(status_off), CLPRIM_ARG(next_status_off),
-                               CLPRIM_ARG(next_tiles), CLPRIM_ARG(copy_route));
+                               CLPRIM_ARG(next_tiles));
         }
     }
 }
@@ -320,7 +317,7 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_plan", 1, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(hist_off),
                            CLPRIM_ARG(count_n), CLPRIM_ARG(portions), CLPRIM_ARG(passes), CLPRIM_ARG(in_place),
                            CLPRIM_SCRATCH_ARG, CLPRIM_ARG(bases_off), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(route_off));
-        plan_one_sweep(plan, radix_cl, &p, spec, &r, n, !in_place);
+        plan_one_sweep(plan, radix_cl, &p, spec, &r, n);
     } else {
         plan_clear(plan, radix_cl, &p, p.hist, 4);
         CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_bits", p.split.groups, CLPRIM_BUFFER_ARG(keys_in),
@@ -332,8 +329,6 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
         plan_multi_pass(ctx, plan, radix_cl, &p, spec, &r, n);
     }
 
-    if (one_sweep_form && !in_place)
-        return; /* the last pass copied */
     const cl_ulong final_route = route_off + p.passes;
     CLPRIM_PLAN_LAUNCH(plan, radix_cl, "radix_copy_out", p.split.groups, CLPRIM_SCRATCH_ARG, CLPRIM_ARG(final_route),
                        ROUTE_ARGS(r), VALUE_ARGS(r), CLPRIM_ARG(count_n), CLPRIM_ARG(p.split.chunk),
