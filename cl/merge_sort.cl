@@ -84,7 +84,8 @@ void merge_partition(__global const T *a, ulong a_offset, __global const T *b, u
         const merge_pair p = pair_of(g * piece, n, wa, wb);
         __global const T *pa = a + a_offset + p.start, *pb = b + b_offset + p.start + b_skip;
         const ulong d = g * piece - p.start, end = min(d + piece, p.la + p.lb);
-        const ulong s = merge_path(pa, pb, 0, p.la, p.lb, d), e = merge_path(pa, pb, 0, p.la, p.lb, end);
+        ulong s, e;
+        merge_paths(pa, pb, 0, p.la, p.lb, d, end, &s, &e);
         splits[g] = s;
         if (s > e || d - s > end - e)
             atomic_or(flags + flag_offset, 1u);

@@ -209,8 +209,7 @@ piece_splits splits_of(__global const key_t *src, const pass_merge m, const merg
 {
     const ulong la = m.mid - m.a, lb = m.b_end - m.mid, d = m.out_begin - m.a, end = m.out_end - m.a;
     piece_splits s;
-    s.start = merge_path(src + m.a, src + m.mid, order, la, lb, d);
-    s.end = merge_path(src + m.a, src + m.mid, order, la, lb, end);
+    merge_paths(src + m.a, src + m.mid, order, la, lb, d, end, &s.start, &s.end);
     if (s.start > s.end || d - s.start > end - s.end) {
         s.start = min(d, la);
         s.end = min(end, la);

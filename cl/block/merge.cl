@@ -56,10 +56,43 @@ typedef uint value_t;
     }
 
 #define MERGE_COMMA ,
-#define GLOBAL_A(i) as_item(a[i])
-#define GLOBAL_B(j) as_item(b[j])
-DEFINE_MERGE_PATH(merge_path, ulong, __global const merge_key *a MERGE_COMMA __global const merge_key *b, GLOBAL_A,
-                  GLOBAL_B)
+
+/* The merge path of A = a[0, la) and B = b[0, lb) in global memory at two
+ * diagonals, *s0 at d0 and *s1 at d1 (a piece's start and end), the two
+ * searches in lockstep so that the loads of both are in flight together:
+ * one after the other, they waited on memory twice. */
+void merge_paths(__global const merge_key *a, __global const merge_key *b, const merge_order order, const ulong la,
+                 const ulong lb, const ulong d0, const ulong d1, ulong *s0, ulong *s1)
+{
+    ulong lo0 = max(d0, lb) - lb, hi0 = min(d0, la), lo1 = max(d1, lb) - lb, hi1 = min(d1, la);
+    while (lo0 < hi0 || lo1 < hi1) {
+        const ulong mid0 = lo0 + (hi0 - lo0) / 2, mid1 = lo1 + (hi1 - lo1) / 2;
+        const int go0 = lo0 < hi0, go1 = lo1 < hi1;
+        merge_item a0, b0, a1, b1;
+        if (go0) {
+            b0 = as_item(b[d0 - 1 - mid0]);
+            a0 = as_item(a[mid0]);
+        }
+        if (go1) {
+            b1 = as_item(b[d1 - 1 - mid1]);
+            a1 = as_item(a[mid1]);
+        }
+        if (go0) {
+            if (before(b0, a0, order))
+                hi0 = mid0;
+            else
+                lo0 = mid0 + 1;
+        }
+        if (go1) {
+            if (before(b1, a1, order))
+                hi1 = mid1;
+            else
+                lo1 = mid1 + 1;
+        }
+    }
+    *s0 = lo0;
+    *s1 = lo1;
+}
 
 #if WG == 1
 
