@@ -120,6 +120,9 @@ merge_pair piece_of(const ulong g, const ulong piece, const ulong n, const ulong
         ulong av_offset, __global const value_t *bv, ulong bv_offset, __global T *out, ulong out_offset,         \
         __global value_t *ov, ulong ov_offset, ulong n, ulong wa, ulong wb, ulong b_skip, ulong piece,           \
         __global const ulong *splits, ulong splits_offset, __global const uint *flags, ulong flag_offset
+#define MERGE_PIECES_ARGS                                                                                        \
+    a, a_offset, b, b_offset, av, av_offset, bv, bv_offset, out, out_offset, ov, ov_offset, n, wa, wb, b_skip,  \
+        piece, splits, splits_offset, flags, flag_offset
 
 #if WG == 1
 
@@ -195,20 +198,71 @@ void merge_block_sort(BLOCK_SORT_PARAMS)
 #endif
 }
 
+/* Where piece g's outputs [*d, *end) of its pair p start and end in A, [*s,
+ * *e), found by the work-group itself: a pair's boundaries a work-item (a
+ * pair of fewer than WG pieces), into at (WG + 1 local words), checked
+ * together, so that should two not fit every piece of the pair places its A
+ * before its B, as merge_partition's flag makes a whole pass do. In a pass of
+ * such pairs this takes the place of merge_partition's launch. Holds
+ * barriers; at is free again on return. */
+merge_pair find_piece(const ulong g, const ulong piece, const ulong n, const ulong wa, const ulong wb,
+                      __global const T *a, __global const T *b, const ulong b_skip, __local ulong *at,
+                      __local uint *bad, ulong *d, ulong *end, ulong *s, ulong *e)
+{
+    const uint lid = get_local_id(0);
+    const merge_pair p = pair_of(g * piece, n, wa, wb);
+    const ulong total = p.la + p.lb, pieces = (total + piece - 1) / piece, k = g - p.start / piece;
+    if (lid == 0)
+        *bad = 0;
+    if (lid <= pieces)
+        at[lid] = merge_path(a + p.start, b + p.start + b_skip, 0, p.la, p.lb, min(lid * piece, total));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < pieces) {
+        const ulong from = lid * piece, to = min(from + piece, total);
+        if (at[lid] > at[lid + 1] || from - at[lid] > to - at[lid + 1])
+            atomic_or(bad, 1u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *d = k * piece;
+    *end = min(*d + piece, total);
+    *s = *bad ? min(*d, p.la) : at[k];
+    *e = *bad ? min(*end, p.la) : at[k + 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return p;
+}
+
 /* Group g merges piece g (TILE outputs, piece == TILE) from its slices of A
- * and B (block/merge.cl's merge_slices). */
+ * and B (block/merge.cl's merge_slices), its splits merge_partition's or, with
+ * find (a constant), its own (find_piece). */
+void merge_piece(MERGE_PIECES_PARAMS, const int find, __local ulong *words, __local uint *splits_l, __local uint *bad)
+{
+    const ulong g = get_group_id(0);
+    ulong d, end, s, e;
+    const merge_pair p =
+        find ? find_piece(g, piece, n, wa, wb, a + a_offset, b + b_offset, b_skip, words, bad, &d, &end, &s, &e)
+             : piece_of(g, piece, n, wa, wb, splits + splits_offset, flags[flag_offset], &d, &end, &s, &e);
+    const ulong at_a = p.start + s, at_b = p.start + b_skip + d - s, at_out = g * piece;
+    merge_slices(a + a_offset + at_a, av + av_offset + at_a, (uint)(e - s), b + b_offset + at_b,
+                 bv + bv_offset + at_b, (uint)(end - e - (d - s)), out + out_offset + at_out,
+                 ov + ov_offset + at_out, words, splits_l, bad, 0);
+}
+
+/* Two kernels, so that the search's code holds no registers in the passes
+ * that partition first (a flag in one kernel cost those 4% at 2^26 keys). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void merge_pieces(MERGE_PIECES_PARAMS)
 {
     __local ulong words[MERGE_WORDS];
     __local uint splits_l[WG], bad;
-    const ulong g = get_group_id(0);
-    ulong d, end, s, e;
-    const merge_pair p = piece_of(g, piece, n, wa, wb, splits + splits_offset, flags[flag_offset], &d, &end, &s, &e);
-    const ulong at_a = p.start + s, at_b = p.start + b_skip + d - s, at_out = g * piece;
-    merge_slices(a + a_offset + at_a, av + av_offset + at_a, (uint)(e - s), b + b_offset + at_b,
-                 bv + bv_offset + at_b, (uint)(end - e - (d - s)), out + out_offset + at_out,
-                 ov + ov_offset + at_out, words, splits_l, &bad, 0);
+    merge_piece(MERGE_PIECES_ARGS, 0, words, splits_l, &bad);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void merge_pieces_finding(MERGE_PIECES_PARAMS)
+{
+    __local ulong words[MERGE_WORDS];
+    __local uint splits_l[WG], bad;
+    merge_piece(MERGE_PIECES_ARGS, 1, words, splits_l, &bad);
 }
 
 #endif

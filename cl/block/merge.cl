@@ -56,6 +56,10 @@ typedef uint value_t;
     }
 
 #define MERGE_COMMA ,
+#define GLOBAL_A(i) as_item(a[i])
+#define GLOBAL_B(j) as_item(b[j])
+DEFINE_MERGE_PATH(merge_path, ulong, __global const merge_key *a MERGE_COMMA __global const merge_key *b, GLOBAL_A,
+                  GLOBAL_B)
 
 /* The merge path of A = a[0, la) and B = b[0, lb) in global memory at two
  * diagonals, *s0 at d0 and *s1 at d1 (a piece's start and end), the two

@@ -105,6 +105,21 @@ typedef struct {
     cl_ulong values_offset;
 } merge_place;
 
+/* Whether a pass of n keys over pairs of wa + wb finds its splits in the
+ * merge launch (cl/merge_sort.cl's find_piece), taking no partition launch:
+ * where a pair has fewer pieces than a work-group has work-items, and each
+ * work-group searching all of its pair's splits makes at most
+ * FIND_SPLITS_SEARCHES searches in all. On an H100 (uint32 keys, 256 x 16)
+ * 2^20 keys took 0.157 -> 0.134 ms with every pass but the last so, but 2^26
+ * keys 4.27 -> 5.58, whose passes searched up to 2^21 times. */
+#define FIND_SPLITS_SEARCHES 32768
+static int finds_splits(const clprim_tuning *shape, size_t n, cl_ulong wa, cl_ulong wb, cl_ulong piece)
+{
+    const cl_ulong per_pair = (wa + wb + piece - 1) / piece, pieces = (n + piece - 1) / piece;
+    return shape->work_group_size > 1 && per_pair < shape->work_group_size &&
+           pieces * (per_pair + 1) <= FIND_SPLITS_SEARCHES;
+}
+
 /* One pass: out gets, for each pair of runs of wa keys of a and wb keys of b
  * (b's run of pair p at p * (wa + wb) + b_skip), their stable merge. */
 static void plan_pass(clprim_plan *plan, unsigned program, merge_place *a, merge_place *b, merge_place *out, size_t n,
@@ -113,14 +128,17 @@ static void plan_pass(clprim_plan *plan, unsigned program, merge_place *a, merge
     const clprim_tuning *shape = &plan->programs[program].shape;
     const cl_ulong count = n, piece = clprim_merge_piece(shape, n), pieces = (n + piece - 1) / piece;
     const cl_ulong splits_at = splits / sizeof(cl_ulong), flag_at = flag / sizeof(cl_uint);
-    CLPRIM_PLAN_LAUNCH(plan, program, "merge_partition", clprim_fill_groups(shape, pieces),
+    const int find_splits = finds_splits(shape, n, wa, wb, piece);
+    if (!find_splits)
+        CLPRIM_PLAN_LAUNCH(plan, program, "merge_partition", clprim_fill_groups(shape, pieces),
+                           CLPRIM_BUFFER_ARG(a->keys), CLPRIM_ARG(a->keys_offset), CLPRIM_BUFFER_ARG(b->keys),
+                           CLPRIM_ARG(b->keys_offset), CLPRIM_ARG(count), CLPRIM_ARG(wa), CLPRIM_ARG(wb),
+                           CLPRIM_ARG(b_skip), CLPRIM_ARG(piece), CLPRIM_ARG(pieces), CLPRIM_SCRATCH_ARG,
+                           CLPRIM_ARG(splits_at), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(flag_at));
+    CLPRIM_PLAN_LAUNCH(plan, program, find_splits ? "merge_pieces_finding" : "merge_pieces", pieces,
                        CLPRIM_BUFFER_ARG(a->keys), CLPRIM_ARG(a->keys_offset), CLPRIM_BUFFER_ARG(b->keys),
-                       CLPRIM_ARG(b->keys_offset), CLPRIM_ARG(count), CLPRIM_ARG(wa), CLPRIM_ARG(wb),
-                       CLPRIM_ARG(b_skip), CLPRIM_ARG(piece), CLPRIM_ARG(pieces), CLPRIM_SCRATCH_ARG,
-                       CLPRIM_ARG(splits_at), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(flag_at));
-    CLPRIM_PLAN_LAUNCH(plan, program, "merge_pieces", pieces, CLPRIM_BUFFER_ARG(a->keys), CLPRIM_ARG(a->keys_offset),
-                       CLPRIM_BUFFER_ARG(b->keys), CLPRIM_ARG(b->keys_offset), CLPRIM_BUFFER_ARG(a->values),
-                       CLPRIM_ARG(a->values_offset), CLPRIM_BUFFER_ARG(b->values), CLPRIM_ARG(b->values_offset),
+                       CLPRIM_ARG(b->keys_offset), CLPRIM_BUFFER_ARG(a->values), CLPRIM_ARG(a->values_offset),
+                       CLPRIM_BUFFER_ARG(b->values), CLPRIM_ARG(b->values_offset),
                        CLPRIM_BUFFER_ARG(out->keys), CLPRIM_ARG(out->keys_offset), CLPRIM_BUFFER_ARG(out->values),
                        CLPRIM_ARG(out->values_offset), CLPRIM_ARG(count), CLPRIM_ARG(wa), CLPRIM_ARG(wb),
                        CLPRIM_ARG(b_skip), CLPRIM_ARG(piece), CLPRIM_SCRATCH_ARG, CLPRIM_ARG(splits_at),
@@ -154,7 +172,10 @@ static void plan_merge_sort(clprim_plan *plan, unsigned program, const merge_spe
         tmp.values_offset = clprim_layout_part(&plan->scratch, n * vb) / vb;
     else
         tmp.values = out.values, tmp.values_offset = out.values_offset; /* never read */
-    size_t flags = 0, splits = passes ? plan_splits(plan, program, n, passes, &flags) : 0;
+    /* The widest pairs, the last pass's, decide whether any pass partitions. */
+    const cl_ulong widest = passes ? (cl_ulong)piece << (passes - 1) : 0;
+    const int partitions = passes && !finds_splits(&plan->programs[program].shape, n, widest, widest, piece);
+    size_t flags = 0, splits = partitions ? plan_splits(plan, program, n, passes, &flags) : 0;
 
     /* The block sort writes where an even number of passes later ends in out. */
     merge_place *at = passes % 2 ? &tmp : &out, *other = passes % 2 ? &out : &tmp;
