@@ -4,8 +4,10 @@
  * work-groups of several work-items, a chunk a work-group on the CPU shape);
  * then each pass merges pairs of sorted runs, merge_partition finding where
  * every piece of the output starts in its two runs (a binary search along the
- * merge path's diagonal), merge_pieces merging each piece. clprim_merge is
- * one such pass over two arrays.
+ * merge path's diagonal), merge_pieces merging each piece; over pairs of
+ * fewer pieces than WG, merge_pieces_finding merges each piece from splits
+ * its work-group finds itself (find_piece), with no partition launch.
+ * clprim_merge is one such pass over two arrays.
  *
  * Built with -DTYPE=<NAME> (cl/types.h), the key; -DLESS=<expression>, the
  * caller's comparator over a and b as the host parsed and wrote it out (true

@@ -5,7 +5,8 @@
  * chunk of n / groups keys a work-group, sorted sequentially), then each pass
  * merges pairs of runs into runs twice as long: a partition launch finds where
  * every piece of the output starts in its two runs, a merge launch merges each
- * piece. The passes ping-pong between the output and a copy in scratch,
+ * piece (over short pairs, the merge launch finds them itself: finds_splits).
+ * The passes ping-pong between the output and a copy in scratch,
  * starting where the last lands in the output. clprim_merge is one pass over
  * two arrays. */
 #include "radix_sort.h"
