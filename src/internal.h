@@ -81,7 +81,7 @@ struct clprim_context {
     cl_mem lookback; /* the one-sweep form's tile records (lookback.c); only its kernels write there */
     size_t lookback_bytes;
     cl_uint lookback_stamp; /* of the last launch that used them */
-    cl_mem tallies; /* CLPRIM_TALLY_WORDS words kept at zero between launches (lookback.c) */
+    cl_mem tallies; /* the histograms' tallies, kept at zero between launches (lookback.c) */
     cl_mem pinned;          /* clprim_pinned_host's memory, mapped at pinned_host; grows, never shrinks */
     void *pinned_host;
     size_t pinned_bytes;
@@ -621,10 +621,10 @@ int clprim_one_sweep_in_place(const clprim_context *ctx);
 int clprim_lookback_waits(const clprim_context *ctx);
 /* The context's tallies: 64-bit words at zero before every launch that
  * settles counts in them (cl/block/private_counts.cl) and after it, created
- * and cleared through clear (a fill_words pass) on first use. Counts settle
- * there on devices with 64-bit atomics, for at most CLPRIM_TALLY_WORDS bins. */
-#define CLPRIM_TALLY_WORDS 4096
-int clprim_tallies_available(const clprim_context *ctx);
+ * and cleared through clear (a fill_words pass) on first use.
+ * clprim_settles: whether a launch may settle `bins` counts there (the
+ * device has 64-bit atomics, and there are words enough). */
+int clprim_settles(const clprim_context *ctx, size_t bins);
 clprim_status clprim_tallies(clprim_context *ctx, const clprim_pass *clear, cl_mem *tallies);
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */

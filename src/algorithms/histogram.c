@@ -291,8 +291,7 @@ void clprim_plan_histogram(const clprim_context *ctx, clprim_plan *plan, const c
     /* The clearing (overwrite mode), then the counting passes; one pass of
      * local counts overwrites them itself, settling them through the
      * context's tallies where it can (cl/block/private_counts.cl). */
-    const cl_int settle = !accumulate && count && passes == 1 && !global && bins <= CLPRIM_TALLY_WORDS &&
-                          clprim_tallies_available(ctx);
+    const cl_int settle = !accumulate && count && passes == 1 && !global && clprim_settles(ctx, bins);
     const cl_ulong a_counts_offset = counts_offset;
     if (!accumulate && !settle) {
         const cl_ulong count_bins = bins;

@@ -93,10 +93,11 @@ static clprim_split pixel_split(const clprim_tuning *grid, size_t n)
 }
 
 /* Whether the counting launch overwrites the counts itself, settling them
- * through the context's tallies (cl/block/private_counts.cl). */
+ * through the context's tallies (cl/block/private_counts.cl), channel c's
+ * from c * CHANNEL_LEVELS. */
 static cl_int settles(const clprim_context *ctx, size_t n, int accumulate)
 {
-    return !accumulate && n > 0 && clprim_tallies_available(ctx);
+    return !accumulate && n > 0 && clprim_settles(ctx, MAX_CHANNELS * CHANNEL_LEVELS);
 }
 
 clprim_status clprim_histogram_channels(clprim_context *ctx, cl_mem pixels, size_t pixels_offset, size_t n,

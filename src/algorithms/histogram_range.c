@@ -52,7 +52,7 @@ static void plan_histogram_range(const clprim_context *ctx, clprim_plan *plan, c
     const cl_ulong a_edges_offset = edges_offset;
     /* Local counts overwrite the counts themselves, settling them through
      * the context's tallies where they can (cl/block/private_counts.cl). */
-    const cl_int settle = !accumulate && n > 0 && !global && bins <= CLPRIM_TALLY_WORDS && clprim_tallies_available(ctx);
+    const cl_int settle = !accumulate && n > 0 && !global && clprim_settles(ctx, bins);
     if (!accumulate && !settle) {
         const cl_ulong count_bins = bins;
         const cl_int zero = 0;

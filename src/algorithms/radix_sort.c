@@ -305,7 +305,7 @@ void clprim_plan_radix_sort(const clprim_context *ctx, clprim_plan *plan, const 
     if (one_sweep_form) {
         /* The digit counts settle in the histogram's launch where they can
          * (a launch fewer); else they are zeroed before it. */
-        const cl_int settle = clprim_tallies_available(ctx) && p.passes * RADIX <= CLPRIM_TALLY_WORDS;
+        const cl_int settle = clprim_settles(ctx, p.passes * RADIX);
         const cl_ulong status_off = p.status / 4, status_words = p.status_bytes / 4 + 1; /* and the next's counter */
         if (!settle)
             plan_clear(plan, radix_cl, &p, p.hist, p.passes * RADIX);

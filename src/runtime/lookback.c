@@ -69,18 +69,20 @@ clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *cl
     return CLPRIM_SUCCESS;
 }
 
-int clprim_tallies_available(const clprim_context *ctx)
+#define TALLY_WORDS 4096 /* the most bins a launch settles: 32 KiB a context */
+
+int clprim_settles(const clprim_context *ctx, size_t bins)
 {
-    return ctx->has_int64_atomics && !ctx->records_absent;
+    return ctx->has_int64_atomics && !ctx->records_absent && bins <= TALLY_WORDS;
 }
 
 clprim_status clprim_tallies(clprim_context *ctx, const clprim_pass *clear, cl_mem *tallies)
 {
     if (!ctx->tallies) {
-        const cl_ulong start = 0, all = 2 * CLPRIM_TALLY_WORDS; /* in 32-bit words */
+        const cl_ulong start = 0, all = 2 * TALLY_WORDS; /* in 32-bit words */
         const cl_int zero = 0;
         cl_int err;
-        ctx->tallies = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, CLPRIM_TALLY_WORDS * sizeof(cl_ulong), NULL,
+        ctx->tallies = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, TALLY_WORDS * sizeof(cl_ulong), NULL,
                                       &err);
         if (err != CL_SUCCESS) {
             ctx->tallies = NULL;
