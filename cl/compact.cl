@@ -13,7 +13,9 @@
  *   look-back (cl/block/lookback.cl).
  * A partition (clprim_partition) is the multi-pass form with `partition` set:
  * pass 3 also writes the rejected elements, in order, from the total kept
- * count on.
+ * count on; or, over tiles the device runs at once, partition_tiles: one
+ * launch in which each tile learns every tile's counts (a census,
+ * cl/block/lookback.cl).
  * A three-way partition (clprim_partition_three_way) is a partition with a
  * second predicate compiled in (SECOND_KIND). Each element goes to one part:
  * the first when it passes the first predicate, else the second when it passes
@@ -118,12 +120,14 @@ typedef ulong tile_counts;
 #define FIRSTS(c) ((uint)(c))
 #define SECONDS(c) ((uint)((c) >> 32))
 #define COUNT_OF(part) ((part) == 2u ? 1ul << 32 : (ulong)(part))
+#define COUNTS(firsts, seconds) ((ulong)(firsts) | (ulong)(seconds) << 32)
 DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE(wg_exclusive_counts, ulong, ADD, 0ul)
 #else
 typedef uint tile_counts;
 #define FIRSTS(c) (c)
 #define SECONDS(c) 0u
 #define COUNT_OF(part) (part)
+#define COUNTS(firsts, seconds) ((uint)(firsts))
 #define wg_exclusive_counts wg_exclusive_count
 #endif
 
@@ -662,5 +666,68 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;
+}
+#endif
+
+#if defined(STATUS_STORE64) && WG > 1
+/* Tile u's parts, counted in a loop: the census's fallback. */
+tile_counts parts_in_tile(__global const T *src, __global const uchar *flags, const T value SECOND_PARAMS,
+                          const ulong n, const uint u)
+{
+    const ulong base = (ulong)u * TILE;
+    ulong seconds;
+    const ulong firsts = count_run(src, flags, value SECOND_ARGS, base, min(n, base + TILE), &seconds);
+    return COUNTS(firsts, seconds);
+}
+
+#define PARTS_TILE_TOTAL(u) parts_in_tile(src, flags, value SECOND_ARGS, n, u)
+DEFINE_CENSUS(parts, tile_counts, PARTS_TILE_TOTAL, __global const T *src, __global const uchar *flags,
+              const T value SECOND_PARAMS, const ulong n)
+
+/* A partition in one launch over few tiles (the host's census bound, fewer
+ * than 2^32 elements): tile t (in start order) judges its elements and counts
+ * its parts, learns every tile's counts from the census
+ * (cl/block/lookback.cl) and places its parts as scatter_chunks' tiles do:
+ * its first part after the first parts of the tiles before it, its second
+ * part after every first part and the earlier second parts, its rejected
+ * elements after both parts of every tile and the earlier rejected ones. Tile
+ * 0 writes the counts to count_out[count_offset] (and the second part's after
+ * it) when write_count is set. src and dst must not overlap, as for
+ * scatter_chunks. Work-groups of one work-item (the CPU shape) run the
+ * multi-pass form: a device that runs a few such groups at a time would count
+ * most tiles twice. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void partition_tiles(__global const T *src, ulong src_offset, __global const uchar *flags, ulong flags_offset,
+                     T value, __global T *dst, ulong dst_offset, ulong n, __global ulong *lookback, uint stamp,
+                     __global ulong *count_out, ulong count_offset, int write_count SECOND_KERNEL_PARAMS)
+{
+    __local uint ticket;
+    __local tile_counts census[WG];
+    __local T tile[PADDED_TILE];
+    __local ulong slots[WG]; /* the count scan's, as in scatter_chunks */
+    ulong base, end;
+    const uint t = lookback_tile(lookback, n, &ticket, &base, &end);
+    src += src_offset;
+    dst += dst_offset;
+    flags += flags_offset;
+#ifdef SECOND_KIND
+    second_flags += second_flags_offset;
+#endif
+    __local tile_counts *sums = (__local tile_counts *)slots;
+    tile_counts total, all;
+    T x[ITEMS];
+    uchar part[ITEMS];
+    const tile_counts at =
+        wg_exclusive_counts(judge_items(src, flags, value SECOND_ARGS, base, end, tile, x, part), sums, &total);
+    const tile_counts before = parts_census(lookback, t, total, stamp, &all, census, src, flags, value SECOND_ARGS, n);
+    write_kept(tile, x, part, at, dst, FIRSTS(before), total, FIRSTS(all) + SECONDS(before),
+               FIRSTS(all) + SECONDS(all) + (base - FIRSTS(before) - SECONDS(before)), end - base);
+    if (write_count && get_local_id(0) == 0 && t == 0) {
+        count_out[count_offset] = FIRSTS(all);
+#ifdef SECOND_KIND
+        count_out[count_offset + 1] = SECONDS(all);
+#endif
+    }
+    (void)value;
 }
 #endif

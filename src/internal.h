@@ -629,6 +629,11 @@ clprim_status clprim_tallies(clprim_context *ctx, const clprim_pass *clear, cl_m
 /* Tiles (work-groups) of a one-sweep launch over n elements; 0 when there
  * are more than 32-bit tile numbers count. */
 size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
+/* Tiles of a census launch over n elements (cl/block/lookback.cl: each tile
+ * waits for every other's count), or 0 where one does not suit: work-groups
+ * of one work-item, 2^32 elements or more, or more tiles than the device
+ * surely runs at once. */
+size_t clprim_census_tiles(const clprim_context *ctx, const clprim_tuning *shape, size_t n);
 /* The shape of the one-sweep kernels (tuning.c): on work-groups of more than
  * one work-item, twice the tuning's tile, in half the work-items from 256 up,
  * where the device runs that shape; else the tuning's. */

@@ -2,7 +2,7 @@
  * running under oclgrind (tests/oclgrind.sh). The tuning comes from
  * $CLPRIM_TUNING; the device from $CLPRIM_OCLGRIND_DEVICE, default "oclgrind".
  *
- *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [flags=F]
+ *   oclgrind_compact_histogram compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [census] [flags=F]
  *     KEEP: lt le gt ge eq ne nonzero flagged expr; the value is 3 (1.5 for
  *     floats); expr is "x > 2 && i % 3 != 1 && i / (i - i) == 0" (an integer
  *     division by zero: 0, and no trap). device: the count to a cl_ulong in a
@@ -10,7 +10,8 @@
  *     clprim_partition_three_way with a second predicate of that kind (value
  *     1, or 0.5; flags of its own; expr "x < 1 || i % 5 == 2"). levels=L
  *     asserts the split (1: one work-group; 2: pass 3 folds the counts; 3+:
- *     pass 2 scans them). flags=F: the flags from byte F of their buffer
+ *     pass 2 scans them). census: asserts that a partition runs in one launch
+ *     whose tiles learn every tile's counts (form=one-sweep). flags=F: the flags from byte F of their buffer
  *     (default 5; 0 is 16-byte aligned, which whole tiles read in words).
  *   oclgrind_compact_histogram histogram TYPE BINS N [stride=S] [plan=LOCAL/PASSES] [accumulate]
  *     bins over [-10, 30) (uint8: [0, 256)); plan forces windows of LOCAL bins
@@ -116,12 +117,12 @@ static void element_of(clprim_type t, double v, unsigned char *value)
 static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv)
 {
     if (argc < 5)
-        return fail("compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [flags=F]");
+        return fail("compact TYPE KEEP N [inplace] [device] [partition] [second=KEEP] [levels=L] [census] [flags=F]");
     const int keep = keep_named(argv[3]);
     if (keep < 0)
         return fail("KEEP: lt le gt ge eq ne nonzero flagged expr");
     const size_t n = strtoull(argv[4], NULL, 10);
-    int in_place = 0, device = 0, partition = 0, want_levels = 0, second = -1;
+    int in_place = 0, device = 0, partition = 0, want_levels = 0, second = -1, want_census = 0;
     unsigned flags_at = 5;
     for (int a = 5; a < argc; a++) {
         if (!strcmp(argv[a], "inplace"))
@@ -130,12 +131,14 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
             device = 1;
         else if (!strcmp(argv[a], "partition"))
             partition = 1;
+        else if (!strcmp(argv[a], "census"))
+            want_census = 1;
         else if (!strncmp(argv[a], "second=", 7) && (second = keep_named(argv[a] + 7)) >= 0)
             partition = 2;
         else if (sscanf(argv[a], "flags=%u", &flags_at) == 1 && flags_at <= 8)
             continue;
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
-            return fail("options: inplace, device, partition, second=KEEP, levels=L, flags=F (F <= 8)");
+            return fail("options: inplace, device, partition, second=KEEP, levels=L, census, flags=F (F <= 8)");
     }
     clprim_tuning tuning = clprim_compact_grid(ctx);
     const int levels = levels_of(&tuning, n);
@@ -147,6 +150,12 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
     if (want_levels && levels != want_levels) {
         fprintf(stderr, "oclgrind_compact_histogram: the tuning makes %d levels, the case wants %d\n", levels,
                 want_levels);
+        status = 1;
+    }
+    const clprim_tuning sweep = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    if (want_census && !(partition && clprim_one_sweep_available(ctx) && clprim_census_tiles(ctx, &sweep, n))) {
+        fprintf(stderr, "oclgrind_compact_histogram: the case wants a partition in one launch (a census), "
+                        "which this tuning and size do not run\n");
         status = 1;
     }
 

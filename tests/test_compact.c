@@ -547,6 +547,39 @@ START_TEST(partition_three_way_pairs)
 }
 END_TEST
 
+/* Partitions in one launch, whose tiles learn every tile's counts (a census:
+ * where the tiles fit the device at once, here up to four tiles of 16 a
+ * compute unit), and past that bound, where they run multi-pass: both
+ * partitions, every way of reporting the counts, in place and not; then with
+ * tiles numbered in reverse of their start (CLPRIM_TEST_LOOKBACK reversed),
+ * so that nearly every count comes through the census's fallback. */
+START_TEST(partition_one_launch)
+{
+    const char *const modes[] = {NULL, "reversed"};
+    uint64_t rng = harness_rng(820);
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        harness_env_set("CLPRIM_TEST_LOOKBACK", modes[m]);
+        FOR_EACH_DEVICE(ctx)
+        {
+            const clprim_tuning want = {4, 2, 4, CLPRIM_FORM_ONE_SWEEP};
+            ck_assert_int_eq(clprim_set_tuning(ctx, &want), CLPRIM_SUCCESS);
+            const three_way_pair *pair = &three_way_pairs[0]; /* int32, in place too */
+            size_t k = 0;
+            for (size_t n = 1; n <= 400; n += 1 + n / 6, k++) {
+                const layout two = {k % 3, (k + 1) % 4, 1 + k % 2, k % 3 == 2, k % 2, (count_mode)(k % 4), 1};
+                compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_LT, 2, NULL}, n, two, NULL, NULL, 1, &rng);
+                const layout three = {k % 2, k % 3, 1, k % 4 == 1, 0, (count_mode)((k + 1) % 4), 2, pair->second};
+                compact_case(ctx, pair->t, pair->first, n, three, NULL, NULL, k % 2, &rng);
+                if (k % 3 == 0)
+                    compact_case(ctx, CLPRIM_FLOAT, (pred){CLPRIM_KEEP_FLAGGED, 0, NULL}, n,
+                                 (layout){1, 2, 1, 0, 1, (count_mode)(k % 4), 1}, NULL, NULL, 0, &rng);
+            }
+        }
+    }
+    harness_env_set("CLPRIM_TEST_LOOKBACK", NULL);
+}
+END_TEST
+
 /* Sizes around a work-group and a tile of the current tuning, and around the
  * first size of every level count up to max_levels. */
 static size_t boundary_sizes(clprim_context *ctx, int max_levels, size_t limit, size_t *sizes, size_t cap)
@@ -1358,6 +1391,7 @@ static Suite *compact_suite(void)
     TCase *three = tcase_create("three-way");
     tcase_set_timeout(three, 900);
     tcase_add_loop_test(three, partition_three_way_pairs, 0, THREE_WAY_PAIRS);
+    tcase_add_test(three, partition_one_launch);
     tcase_add_test(three, partition_three_way_bad_table);
     suite_add_tcase(s, three);
     return s;

@@ -3,7 +3,8 @@
  * by-key calls and the radix sort's one-sweep form), in two forms: the walk
  * below (DEFINE_LOOKBACK), which combines whatever records it finds and so
  * suits exact operators, and the grouped form (DEFINE_LOOKBACK_GROUPED),
- * whose grouping the tile numbers alone fix.
+ * whose grouping the tile numbers alone fix. A census (DEFINE_CENSUS) gives
+ * a tile the counts of every tile, later ones too, over few tiles.
  *
  * Tiles are numbered by an atomic counter in the order their work-groups
  * start, so a tile only ever waits on tiles that have already started. Each
@@ -186,6 +187,43 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
         }                                                                                           \
         *value = bits.value;                                                                        \
         return ready ? header & 3u : 0;                                                             \
+    }
+
+/* NAME_census(lookback, t, total, stamp, &all, buf, ...) for an integer type V
+ * publishes tile t's total and returns the sum of the totals of the tiles
+ * before t, *all that of every tile of the launch: what a partition needs,
+ * whose rejected elements follow the kept ones of every tile. Work-item w
+ * reads records w, w + WG, ... of the get_num_groups(0) tiles, so the host
+ * runs a census over few tiles, ones that fit the device at once. Unlike a
+ * look-back, it waits for tiles that started after it, which a device may
+ * not start until it ends: a work-item that reads a record unpublished
+ * LOOKBACK_PATIENCE times in a row counts that tile itself from the input
+ * (TILE_TOTAL(u), an expression over the parameters that follow buf,
+ * declared in `...`), even on devices whose look-backs wait, so a census
+ * ends on any device. The totals are integers: the same sums whichever way
+ * each came. buf: WG values of V. Called by every work-item of tile t. */
+#define DEFINE_CENSUS(NAME, V, TILE_TOTAL, ...)                                                      \
+    DEFINE_RECORDS(NAME, V)                                                                         \
+    DEFINE_WG_REDUCE(NAME##_sum, V, ADD, (V)0)                                                      \
+                                                                                                    \
+    V NAME##_census(__global ulong *lookback, const uint t, const V total, const uint stamp, V *all, \
+                    __local V *buf, __VA_ARGS__)                                                    \
+    {                                                                                               \
+        if (get_local_id(0) == 0)                                                                   \
+            NAME##_publish(lookback, t, FLAG_AGGREGATE, total, stamp);                              \
+        V before = 0, every = 0;                                                                    \
+        for (uint u = get_local_id(0); u < get_num_groups(0); u += WG) {                            \
+            V x = total;                                                                            \
+            uint polls = 0;                                                                         \
+            while (u != t && !NAME##_read(lookback, u, stamp, &x) && ++polls <= LOOKBACK_PATIENCE)  \
+                ;                                                                                   \
+            if (polls > LOOKBACK_PATIENCE)                                                          \
+                x = TILE_TOTAL(u);                                                                  \
+            before += u < t ? x : (V)0;                                                             \
+            every += x;                                                                             \
+        }                                                                                           \
+        *all = NAME##_sum(every, buf);                                                              \
+        return NAME##_sum(before, buf);                                                             \
     }
 
 /* NAME_prefix(lookback, t, total, stamp, scratch, ...) for a value type V (4

@@ -3,7 +3,8 @@
  * scan's three-pass skeleton over kept counts: pass 1 counts per work-group,
  * a scan appended to the plan scans the counts in scratch, pass 3 scatters in
  * input order. A partition is the multi-pass form whose pass 3 also writes the
- * rejected elements, in order, after the total kept count. */
+ * rejected elements, in order, after the total kept count; or, over tiles the
+ * device runs at once, one launch whose tiles learn every tile's counts. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -288,19 +289,22 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
      * comes from (as in the scan: none for one group; each group folds the
      * counts before it while they fit a tile; else their scan, appended to the
      * plan). A partition places the rejected elements after the total kept
-     * count, which only the multi-pass form knows before it writes; its one
-     * group counts first too, when there is anything to place. A three-way
-     * partition counts two lists, each chunk's first part then each chunk's
-     * second, scanned as one. Scratch: counts (multi-pass) | the totals | the
+     * count, which a one-sweep tile does not know: over tiles the device runs
+     * at once, each tile learns every tile's counts (a census); else it runs
+     * the multi-pass form, whose one group counts first too, when there is
+     * anything to place. A three-way partition counts two lists, each chunk's
+     * first part then each chunk's second, scanned as one. Scratch: counts (multi-pass) | the totals | the
      * input copy (in place) | the counts' scan. */
     const size_t tiles = available && !c->partition ? clprim_one_sweep_tiles(&shape, n) : 0;
-    const int one_sweep = tiles > 0, in_place = c->src == c->dst && c->src_offset == c->dst_offset && n > 0;
+    const size_t census = available && c->partition ? clprim_census_tiles(ctx, &shape, n) : 0;
+    const int one_launch = tiles > 0 || census > 0;
+    const int in_place = c->src == c->dst && c->src_offset == c->dst_offset && n > 0;
     const clprim_split split = clprim_split_range(&shape, n);
     const int groups_mode = clprim_seed_mode(&shape, &split);
     const cl_int seed_mode = c->partition && n > 0 && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
     const cl_int partition = c->partition != 0;
     const cl_ulong counts_offset =
-        clprim_layout_part(&plan->scratch, one_sweep ? 0 : lists * split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
+        clprim_layout_part(&plan->scratch, one_launch ? 0 : lists * split.groups * sizeof(cl_ulong)) / sizeof(cl_ulong);
     const size_t total_at = clprim_layout_part(&plan->scratch, lists * sizeof(cl_ulong));
     const size_t copy_at = in_place ? clprim_layout_part(&plan->scratch, n * es) : 0;
 
@@ -321,7 +325,7 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
     const cl_ulong out_offset = c->dst_offset;
     /* The second predicate's arguments close its kernels' lists (three-way only). */
     const size_t seconds = second ? 3 : 0;
-    if (one_sweep) {
+    if (tiles) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(
             plan, compact_cl, "compact_tiles", tiles, CLPRIM_BUFFER_ARG(in), CLPRIM_ARG(in_offset),
             CLPRIM_BUFFER_ARG(first.flags), CLPRIM_ARG(first.flags_offset), CLPRIM_BYTES(es, &first.value),
@@ -330,6 +334,21 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
         if (l) {
             l->record_tiles = tiles;
             l->record_bytes = sizeof(cl_ulong);
+        }
+    } else if (census) {
+        const clprim_arg args[] = {CLPRIM_BUFFER_ARG(in),          CLPRIM_ARG(in_offset),
+                                   CLPRIM_BUFFER_ARG(first.flags), CLPRIM_ARG(first.flags_offset),
+                                   CLPRIM_BYTES(es, &first.value), CLPRIM_ARG(c->dst),
+                                   CLPRIM_ARG(out_offset),         CLPRIM_ARG(count),
+                                   CLPRIM_RECORDS_ARG,             CLPRIM_STAMP_ARG,
+                                   CLPRIM_BUFFER_ARG(c->kept_buffer), CLPRIM_ARG(count_offset),
+                                   CLPRIM_ARG(write_count),        CLPRIM_BUFFER_ARG(other.flags),
+                                   CLPRIM_ARG(other.flags_offset), CLPRIM_BYTES(es, &other.value)};
+        clprim_launch *l = clprim_plan_launch(plan, compact_cl, "partition_tiles", census, args,
+                                              sizeof args / sizeof *args - 3 + seconds);
+        if (l) {
+            l->record_tiles = census;
+            l->record_bytes = lists * sizeof(cl_uint); /* the tile's counts */
         }
     } else {
         if (seed_mode != SEED_NONE) {

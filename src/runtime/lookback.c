@@ -39,6 +39,20 @@ size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n)
     return tiles <= UINT32_MAX ? tiles : 0; /* tile numbers are 32 bits */
 }
 
+/* A census's tiles wait for tiles that started after them: where those are
+ * held back, it ends through the fallback, slowly. Four work-groups a compute
+ * unit are resident on any GPU the library meets (on an H100, work-groups of
+ * 128 with up to 128 registers a work-item). */
+#define CENSUS_GROUPS_PER_CU 4
+
+size_t clprim_census_tiles(const clprim_context *ctx, const clprim_tuning *shape, size_t n)
+{
+    const size_t tiles = clprim_one_sweep_tiles(shape, n);
+    const int suits = shape->work_group_size > 1 && (uint64_t)n < ((uint64_t)1 << 32) &&
+                      tiles <= (size_t)CENSUS_GROUPS_PER_CU * ctx->compute_units;
+    return suits ? tiles : 0;
+}
+
 clprim_status clprim_lookback_records(clprim_context *ctx, const clprim_pass *clear, size_t tiles,
                                       size_t value_bytes, cl_mem *records, cl_uint *stamp)
 {
