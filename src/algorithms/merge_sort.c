@@ -114,8 +114,9 @@ typedef struct {
  * 2^20 keys took 0.157 -> 0.134 ms with every pass but the last so, but 2^26
  * keys 4.27 -> 5.58, whose passes searched up to 2^21 times. */
 #define FIND_SPLITS_SEARCHES 32768
-static int finds_splits(const clprim_tuning *shape, size_t n, cl_ulong wa, cl_ulong wb, cl_ulong piece)
+static int finds_splits(const clprim_tuning *shape, size_t n, cl_ulong wa, cl_ulong wb)
 {
+    const cl_ulong piece = clprim_merge_piece(shape, n);
     const cl_ulong per_pair = (wa + wb + piece - 1) / piece, pieces = (n + piece - 1) / piece;
     return shape->work_group_size > 1 && per_pair < shape->work_group_size &&
            pieces * (per_pair + 1) <= FIND_SPLITS_SEARCHES;
@@ -129,7 +130,7 @@ static void plan_pass(clprim_plan *plan, unsigned program, merge_place *a, merge
     const clprim_tuning *shape = &plan->programs[program].shape;
     const cl_ulong count = n, piece = clprim_merge_piece(shape, n), pieces = (n + piece - 1) / piece;
     const cl_ulong splits_at = splits / sizeof(cl_ulong), flag_at = flag / sizeof(cl_uint);
-    const int find_splits = finds_splits(shape, n, wa, wb, piece);
+    const int find_splits = finds_splits(shape, n, wa, wb);
     if (!find_splits)
         CLPRIM_PLAN_LAUNCH(plan, program, "merge_partition", clprim_fill_groups(shape, pieces),
                            CLPRIM_BUFFER_ARG(a->keys), CLPRIM_ARG(a->keys_offset), CLPRIM_BUFFER_ARG(b->keys),
@@ -175,7 +176,7 @@ static void plan_merge_sort(clprim_plan *plan, unsigned program, const merge_spe
         tmp.values = out.values, tmp.values_offset = out.values_offset; /* never read */
     /* The widest pairs, the last pass's, decide whether any pass partitions. */
     const cl_ulong widest = passes ? (cl_ulong)piece << (passes - 1) : 0;
-    const int partitions = passes && !finds_splits(&plan->programs[program].shape, n, widest, widest, piece);
+    const int partitions = passes && !finds_splits(&plan->programs[program].shape, n, widest, widest);
     size_t flags = 0, splits = partitions ? plan_splits(plan, program, n, passes, &flags) : 0;
 
     /* The block sort writes where an even number of passes later ends in out. */
@@ -309,8 +310,9 @@ static clprim_status merge_call(clprim_context *ctx, const char *fn, clprim_stat
             merge_place a = {a_keys, a_keys_offset, values_out ? a_values : a_keys, a_values_offset},
                         b = {b_keys, b_keys_offset, values_out ? b_values : b_keys, b_values_offset},
                         out = {keys_out, keys_out_offset, values_out ? values_out : keys_out, values_out_offset};
-            size_t flag;
-            const size_t splits = plan_splits(&plan, merge_cl, n, 1, &flag);
+            size_t flag = 0, splits = 0; /* none where the merge launch finds its splits */
+            if (!finds_splits(&plan.programs[merge_cl].shape, n, na, nb))
+                splits = plan_splits(&plan, merge_cl, n, 1, &flag);
             plan_pass(&plan, merge_cl, &a, &b, &out, n, na, nb, 0, splits, flag);
         }
         s = merge_execute(ctx, &plan, m, num_events_in_wait_list, event_wait_list, event);
