@@ -141,6 +141,8 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
             return fail("options: inplace, device, partition, second=KEEP, levels=L, census, flags=F (F <= 8)");
     }
     clprim_tuning tuning = clprim_compact_grid(ctx);
+    if (partition == 1) /* the two-way partition's grid: the tuning's groups (clprim_plan_compaction) */
+        tuning.groups = ctx->tuning.groups;
     const int levels = levels_of(&tuning, n);
     printf("%s %s %s%s%s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",
            partition == 2 ? "partition_three_way" : partition ? "partition" : "compact", argv[2], argv[3],
