@@ -110,15 +110,19 @@ typedef struct {
  * merge launch (cl/merge_sort.cl's find_piece), taking no partition launch:
  * where a pair has fewer pieces than a work-group has work-items, and each
  * work-group searching all of its pair's splits makes at most
- * FIND_SPLITS_SEARCHES searches in all. On an H100 (uint32 keys, 256 x 16)
- * 2^20 keys took 0.157 -> 0.134 ms with every pass but the last so, but 2^26
- * keys 4.27 -> 5.58, whose passes searched up to 2^21 times. */
+ * FIND_SPLITS_SEARCHES searches in all, over at most FIND_SPLITS_GROUPS
+ * work-groups (pieces), each of which waits on its searches before it
+ * merges. On an H100 (uint32 keys, 256 x 16) 2^20 keys took 0.157 -> 0.134
+ * ms with every pass but the last so, but 2^26 keys 4.27 -> 5.58, whose
+ * passes searched up to 2^21 times; at 2^22, keys (1024 pieces) ran level
+ * and pairs (256 x 8: 2048 pieces) 3.5% slower. */
 #define FIND_SPLITS_SEARCHES 32768
+#define FIND_SPLITS_GROUPS 1024
 static int finds_splits(const clprim_tuning *shape, size_t n, cl_ulong wa, cl_ulong wb)
 {
     const cl_ulong piece = clprim_merge_piece(shape, n);
     const cl_ulong per_pair = (wa + wb + piece - 1) / piece, pieces = (n + piece - 1) / piece;
-    return shape->work_group_size > 1 && per_pair < shape->work_group_size &&
+    return shape->work_group_size > 1 && per_pair < shape->work_group_size && pieces <= FIND_SPLITS_GROUPS &&
            pieces * (per_pair + 1) <= FIND_SPLITS_SEARCHES;
 }
 
