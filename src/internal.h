@@ -770,6 +770,9 @@ clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const c
                                      const clprim_tuning *shape, clprim_program *p);
 /* The shape compaction's kernels run at, in one form or the other. */
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep);
+/* The grid the multi-pass form splits n over, at that shape: partition is
+ * clprim_compaction's (0 compaction, 1 two-way, 2 three-way). */
+clprim_tuning clprim_compaction_grid(const clprim_context *ctx, const clprim_tuning *shape, int partition);
 
 /* A histogram's bins as the kernels take them (the rule is in clprim.h). */
 typedef struct {

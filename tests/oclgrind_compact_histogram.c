@@ -11,8 +11,9 @@
  *     1, or 0.5; flags of its own; expr "x < 1 || i % 5 == 2"). levels=L
  *     asserts the split (1: one work-group; 2: pass 3 folds the counts; 3+:
  *     pass 2 scans them). census: asserts that a partition runs in one launch
- *     whose tiles learn every tile's counts (form=one-sweep). flags=F: the flags from byte F of their buffer
- *     (default 5; 0 is 16-byte aligned, which whole tiles read in words).
+ *     whose tiles learn every tile's counts (form=one-sweep). flags=F: the
+ *     flags from byte F of their buffer (default 5; 0 is 16-byte aligned,
+ *     which whole tiles read in words).
  *   oclgrind_compact_histogram histogram TYPE BINS N [stride=S] [plan=LOCAL/PASSES] [accumulate]
  *     bins over [-10, 30) (uint8: [0, 256)); plan forces windows of LOCAL bins
  *     (or global atomics beyond PASSES windows).
@@ -140,9 +141,8 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
             return fail("options: inplace, device, partition, second=KEEP, levels=L, census, flags=F (F <= 8)");
     }
-    clprim_tuning tuning = clprim_compact_grid(ctx);
-    if (partition == 1) /* the two-way partition's grid: the tuning's groups (clprim_plan_compaction) */
-        tuning.groups = ctx->tuning.groups;
+    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    const clprim_tuning tuning = clprim_compaction_grid(ctx, &shape, partition);
     const int levels = levels_of(&tuning, n);
     printf("%s %s %s%s%s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",
            partition == 2 ? "partition_three_way" : partition ? "partition" : "compact", argv[2], argv[3],
@@ -154,8 +154,7 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
                 want_levels);
         status = 1;
     }
-    const clprim_tuning sweep = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
-    if (want_census && !(partition && clprim_one_sweep_available(ctx) && clprim_census_tiles(ctx, &sweep, n))) {
+    if (want_census && !(partition && clprim_one_sweep_available(ctx) && clprim_census_tiles(ctx, &shape, n))) {
         fprintf(stderr, "oclgrind_compact_histogram: the case wants a partition in one launch (a census), "
                         "which this tuning and size do not run\n");
         status = 1;

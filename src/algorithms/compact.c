@@ -124,6 +124,21 @@ clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep)
     return grid;
 }
 
+/* The multi-pass form's grid, in whole waves of resident work-groups where
+ * a chunk's tail is not left to a few: the shape's (twice the tuning's
+ * groups on GPUs), except for the two-way partition (partition 1), whose
+ * scatter (89 registers a work-item on an H100: five groups of 128 an SM)
+ * ran 1024 groups at 2^26 in 1.55 waves; at the tuning's groups (one wave)
+ * 2^26 int32 took 0.326 -> 0.313 ms and 2^28 1.25 -> 1.17. The three-way
+ * one (119 registers, four an SM) runs two waves at twice. */
+clprim_tuning clprim_compaction_grid(const clprim_context *ctx, const clprim_tuning *shape, int partition)
+{
+    clprim_tuning grid = *shape;
+    if (partition == 1)
+        grid.groups = ctx->tuning.groups;
+    return grid;
+}
+
 /* A build failure of an expression says which expression (or both). */
 static void expression_failed(clprim_context *ctx, const clprim_compaction *c)
 {
@@ -293,22 +308,14 @@ clprim_status clprim_plan_compaction(clprim_context *ctx, clprim_plan *plan, con
      * at once, each tile learns every tile's counts (a census); else it runs
      * the multi-pass form, whose one group counts first too, when there is
      * anything to place. A three-way partition counts two lists, each chunk's
-     * first part then each chunk's second, scanned as one. Scratch: counts (multi-pass) | the totals | the
-     * input copy (in place) | the counts' scan. */
+     * first part then each chunk's second, scanned as one. Scratch: counts
+     * (multi-pass) | the totals | the input copy (in place) | the counts'
+     * scan. */
     const size_t tiles = available && !c->partition ? clprim_one_sweep_tiles(&shape, n) : 0;
     const size_t census = available && c->partition ? clprim_census_tiles(ctx, &shape, n) : 0;
     const int one_launch = tiles > 0 || census > 0;
     const int in_place = c->src == c->dst && c->src_offset == c->dst_offset && n > 0;
-    /* The grid in whole waves of resident work-groups, where a chunk's tail
-     * is not left to a few: twice the tuning's groups, except for the two-way
-     * partition, whose scatter (89 registers a work-item on an H100: five
-     * groups of 128 an SM) ran 1024 groups at 2^26 in 1.55 waves; at the
-     * tuning's groups (one wave) 2^26 int32 took 0.326 -> 0.315 ms and 2^28
-     * 1.25 -> 1.17. The three-way one (119 registers, four an SM) runs two
-     * waves at twice. */
-    clprim_tuning grid = shape;
-    if (c->partition == 1)
-        grid.groups = ctx->tuning.groups;
+    const clprim_tuning grid = clprim_compaction_grid(ctx, &shape, c->partition);
     const clprim_split split = clprim_split_range(&grid, n);
     const int groups_mode = clprim_seed_mode(&shape, &split);
     const cl_int seed_mode = c->partition && n > 0 && groups_mode == SEED_NONE ? SEED_FOLD : groups_mode;
