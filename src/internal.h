@@ -67,6 +67,10 @@ struct clprim_context {
     int lookback_reversed;
     int lookback_sparse;
     int records_absent;
+    /* $CLPRIM_TEST_SORT_PORTION=N: a one-sweep radix sort launch covers at
+     * most N keys (at least a tile, at most 2^28, the bound without it), so
+     * that small sorts run in several portions. */
+    size_t sort_portion_keys;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */

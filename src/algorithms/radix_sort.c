@@ -96,7 +96,9 @@ static sort_plan plan_sort(const clprim_context *ctx, const clprim_sort_spec *sp
      * (2^28 keys in tiles of 6144: 43690 tiles and one) would leave a few
      * work-groups to clear for tens of thousands (on the H100 the sort of 2^28
      * uint32 pairs took 36 ms so, 14.2 in two equal portions). */
-    const size_t most = PORTION_LIMIT / p.tile * p.tile, tiles = (n + p.tile - 1) / p.tile;
+    const size_t limit = ctx->sort_portion_keys && ctx->sort_portion_keys < PORTION_LIMIT ? ctx->sort_portion_keys
+                                                                                          : PORTION_LIMIT;
+    const size_t most = limit > p.tile ? limit / p.tile * p.tile : p.tile, tiles = (n + p.tile - 1) / p.tile;
     p.portions = n ? (n + most - 1) / most : 1;
     p.tiles_per_portion = (tiles + p.portions - 1) / p.portions;
     p.portion_keys = (p.tiles_per_portion ? p.tiles_per_portion : 1) * p.tile;

@@ -216,6 +216,8 @@ static clprim_status finish_context(clprim_context *ctx)
     ctx->lookback_reversed = lookback && !strcmp(lookback, "reversed");
     ctx->lookback_sparse = lookback && !strcmp(lookback, "sparse");
     ctx->records_absent = lookback && !strcmp(lookback, "none");
+    const char *portion = getenv("CLPRIM_TEST_SORT_PORTION");
+    ctx->sort_portion_keys = portion ? (size_t)strtoull(portion, NULL, 10) : 0;
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
         clprim_status s = clprim_parse_tuning(ctx, env, &ctx->default_tuning, &ctx->tuning);
