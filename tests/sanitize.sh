@@ -9,7 +9,10 @@ build=$2
 supp=$3
 shift 3
 if [ -z "${SANITIZE_ONE:-}" ] && [ ! -f "$build/build.ninja" ]; then
-    meson setup "$build" "$src" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+    # -O1, as AddressSanitizer's own documentation advises: the suites' host
+    # references ran 5-50% faster than at -O0 (k-means 19 s -> 10), and every
+    # access through a pointer keeps its check.
+    meson setup "$build" "$src" -Db_sanitize=address,undefined -Db_lundef=false -Ddebug=true -Doptimization=1 \
         -Dc_args=-fno-sanitize-recover=all -Dtests=enabled >"$build.setup.log" 2>&1 || {
         cat "$build.setup.log" >&2
         exit 1
