@@ -27,13 +27,19 @@
  * pass zeroes the other area for the next; fill_words (block/fill.cl) zeroes
  * the counts where they are not settled, and radix_bits' words.
  *
- * A tile is ranked in local memory by two stable counting passes of 4 bits
- * each (an LSD sort inside the tile), with a 16-counter column per work-item,
- * so the result is the same on every device; no atomics decide an order.
+ * A tile is ranked in one of two ways, which give the same order: in local
+ * memory by two stable counting passes of 4 bits each (an LSD sort inside the
+ * tile), with a 16-counter column per work-item; or, built with -DWARP_RANKS,
+ * by warps (block/warp.cl), each ranking its run of the tile key by key with
+ * a counter a digit, the lanes of one digit found together. Either way no
+ * atomic decides an order, so the result is the same on every device.
  *
  * Built with -DWG -DITEMS, -DKEY=<NAME> (cl/types.h: a type of 32 or 64 bits),
  * and VALUE_BYTES 0, 4 or 8; no element type. */
 #include "block/key.cl"
+#ifdef WARP_RANKS
+#include "block/warp.cl"
+#endif
 #include "block/lookback.cl" /* status words: how they are written and read; the ticket */
 #include "block/private_counts.cl" /* the digit counts settled */
 #include "block/reduce_scan.cl"
@@ -306,76 +312,140 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
 #define TILE_LOCALS                                                                 \
     __local key_t keys_l[PADDED_TILE];                                              \
     IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
-    __local uint hist[PAD(8 * WG)]; /* [part pair][work-item], padded */            \
+    /* the ranking's counts: [part pair][work-item], padded; or [warp][digit] */   \
+    __local uint hist[PAD(8 * WG)];                                                 \
     __local uint sums[SCAN_SLOTS];                                                  \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
     __local ulong place[RADIX] /* where the tile's key at position 0 of digit d would go */
+/* A work-item's keys (and values) between the tile's load and its ranking. */
+#define TILE_REGISTERS                                                              \
+    key_t keys[ITEMS];                                                              \
+    IF_VALUES(value_t vals[ITEMS];)
 
-/* Reads tile [base, base + valid) of src (values along, or their indices) into
- * keys_l and vals_l, and counts its digits: digit_first[d] is where the tile's
- * keys of digit d will begin once ranked, digit_end[d] where they end. Ends
- * with a barrier. */
+/* Where a work-item's k-th key of the tile lies: with warps, each ranks a run
+ * of 32 x ITEMS keys, 32 at a time, in tile order; otherwise a work-group's
+ * k-th keys are WG consecutive ones. Either way a load reads neighbours. */
+inline uint tile_slot(uint k)
+{
+#ifdef WARP_RANKS
+    return warp_index() * (WARP * ITEMS) + k * WARP + warp_lane();
+#else
+    return k * WG + get_local_id(0);
+#endif
+}
+
+/* Reads tile [base, base + valid) of src (values along, or their indices):
+ * into keys and vals for the warps to rank, else into keys_l and vals_l; and
+ * counts its digits: digit_first[d] is where the tile's keys of digit d will
+ * begin once ranked, digit_end[d] where they end, and for the warps
+ * hist[w * RADIX + d] where warp w's keys of digit d will begin. Ends with a
+ * barrier. */
 inline void load_and_count_digits(__global const key_t *src,
                                   IF_VALUES(__global const value_t *vsrc, int indices, ) ulong base, uint valid,
-                                  uint shift, uint mask, uint descending, __local key_t *keys_l,
-                                  IF_VALUES(__local value_t *vals_l, ) __local uint *sums, __local uint *digit_first,
-                                  __local uint *digit_end)
+                                  uint shift, uint mask, uint descending, key_t *keys, IF_VALUES(value_t *vals, )
+                                  __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, ) __local uint *hist,
+                                  __local uint *sums, __local uint *digit_first, __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
-    for (uint d = lid; d < RADIX; d += WG)
-        digit_end[d] = 0;
+    /* The counts: a row of RADIX a warp (8 x WG words are WARPS x RADIX), or
+     * the tile's one row in digit_end. */
+#ifdef WARP_RANKS
+    __local uint *counts = hist, *my_counts = hist + warp_index() * RADIX;
+    const uint rows = WARPS;
+#else
+    __local uint *counts = digit_end, *my_counts = digit_end;
+    const uint rows = 1;
+#endif
+    for (uint e = lid; e < rows * RADIX; e += WG)
+        counts[e] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Every load first, so that they are in flight together; then the counts
      * (local atomics: a count is the same in any order). */
-    key_t keys[ITEMS];
     for (uint k = 0; k < ITEMS; k++) {
-        const uint j = k * WG + lid;
+        const uint j = tile_slot(k);
         if (j < valid) {
             keys[k] = src[base + j];
+#ifdef WARP_RANKS
+            IF_VALUES(vals[k] = indices ? (value_t)(base + j) : vsrc[base + j];)
+#else
             IF_VALUES(vals_l[PAD(j)] = indices ? (value_t)(base + j) : vsrc[base + j];)
+#endif
         }
     }
     for (uint k = 0; k < ITEMS; k++) {
-        const uint j = k * WG + lid;
-        if (j < valid) {
-            keys_l[PAD(j)] = keys[k];
+        if (tile_slot(k) < valid) {
+#ifndef WARP_RANKS
+            keys_l[PAD(tile_slot(k))] = keys[k];
+#endif
 #if WG == 1
-            digit_end[digit_of(keys[k], shift, mask, descending)]++;
+            my_counts[digit_of(keys[k], shift, mask, descending)]++;
 #else
-            atomic_inc(&digit_end[digit_of(keys[k], shift, mask, descending)]);
+            atomic_inc(&my_counts[digit_of(keys[k], shift, mask, descending)]);
 #endif
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* The counts' exclusive scan over digits, each work-item a run of them. */
+    /* The counts' exclusive scan, digit-major, each work-item a run of digits. */
     const uint per = (RADIX + WG - 1) / WG;
     const uint first = min((uint)RADIX, lid * per), last = min((uint)RADIX, first + per);
     uint run = 0;
     for (uint d = first; d < last; d++)
-        run += digit_end[d];
+        for (uint w = 0; w < rows; w++)
+            run += counts[w * RADIX + d];
     uint total;
     uint at = wg_exclusive_count(run, sums, &total);
     for (uint d = first; d < last; d++) {
         digit_first[d] = at;
-        at += digit_end[d];
+        for (uint w = 0; w < rows; w++) {
+            const uint c = counts[w * RADIX + d];
+#ifdef WARP_RANKS
+            counts[w * RADIX + d] = at;
+#endif
+            at += c;
+        }
         digit_end[d] = at;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Sorts the tile's `valid` keys in keys_l stably by digit (values along), by
- * two counting passes of 4 bits inside the tile. With one work-item nothing
- * moves: scatter_ranked_tile walks the tile in order.
- * Each counting pass: every work-item takes ITEMS consecutive keys into
- * registers, counts their 4-bit parts and writes the counts in its own column
- * of hist; one scan of hist read part-major gives each key's new place
- * (smaller parts first, then earlier work-items, then earlier keys). Ends with
- * a barrier. */
-inline void rank_tile(uint valid, uint shift, uint mask, uint descending, __local key_t *keys_l,
-                      IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums)
+/* Sorts the tile's `valid` keys stably by digit into keys_l, values along.
+ * With warps: each takes its keys in tile order, 32 at a time; the lanes that
+ * hold one digit find each other, the last of them takes as many places from
+ * the warp's counter of the digit, and each key takes its place among them in
+ * lane order. Otherwise the keys are in keys_l already, and two counting
+ * passes of 4 bits sort them there: every work-item takes ITEMS consecutive
+ * keys into registers, counts their 4-bit parts and writes the counts in its
+ * own column of hist; one scan of hist read part-major gives each key's new
+ * place (smaller parts first, then earlier work-items, then earlier keys).
+ * With one work-item nothing moves: scatter_ranked_tile walks the tile in
+ * order. Ends with a barrier. */
+inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const key_t *keys,
+                      IF_VALUES(const value_t *vals, ) __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, )
+                      __local uint *hist, __local uint *sums)
 {
-#if WG > 1
+#ifdef WARP_RANKS
+    __local uint *my_counts = hist + warp_index() * RADIX;
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint has_key = tile_slot(k) < valid;
+        const uint d = has_key ? digit_of(keys[k], shift, mask, descending) : RADIX;
+        const uint peers = warp_peers(d, sums);
+        const uint leader = WARP - 1 - clz(peers);
+        const uint rank = popcount(peers & lanes_through_me()); /* 1 in the first lane of the digit */
+        uint at = 0;
+        if (has_key && warp_lane() == leader) {
+            at = my_counts[d];
+            my_counts[d] = at + rank;
+        }
+        warp_sync();
+        at = warp_broadcast(at, leader, sums) + rank - 1;
+        if (has_key) {
+            keys_l[PAD(at)] = keys[k];
+            IF_VALUES(vals_l[PAD(at)] = vals[k];)
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#elif WG > 1
     const uint lid = get_local_id(0);
     key_t my_keys[ITEMS];
     IF_VALUES(value_t my_vals[ITEMS];)
@@ -611,9 +681,10 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
         carry[d] = places[places_offset + d * groups + g];
     for (ulong base = begin; base < end; base += TILE) {
         const uint valid = (uint)min((ulong)TILE, end - base);
-        load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l,
-                              IF_VALUES(vals_l, ) sums, digit_first, digit_end);
-        rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
+        TILE_REGISTERS;
+        load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys,
+                              IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+        rank_tile(valid, shift, mask, descending, keys, IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
         for (uint d = lid; d < RADIX; d += WG)
             place[d] = carry[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -672,8 +743,9 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     __global uint *tiles = status + 1;
     const ulong base = portion_begin + (ulong)t * TILE;
     const uint valid = runs ? (uint)min((ulong)TILE, n - base) : 0u;
-    load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys_l,
-                          IF_VALUES(vals_l, ) sums, digit_first, digit_end);
+    TILE_REGISTERS;
+    load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys,
+                          IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
 
     /* The tile's digit counts are known before it is ranked: publish them at
      * once, rank, and only then look back, by when the earlier tiles have
@@ -682,7 +754,7 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     for (uint d = lid; runs && d < RADIX; d += WG)
         STATUS_STORE(tiles + (ulong)t * RADIX + d,
                      (t == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | (digit_end[d] - digit_first[d]));
-    rank_tile(valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) hist, sums);
+    rank_tile(valid, shift, mask, descending, keys, IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
     for (uint d = lid; runs && d < RADIX; d += WG) {
         __global uint *mine = tiles + (ulong)t * RADIX + d;
         uint before = 0;

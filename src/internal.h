@@ -57,6 +57,7 @@ struct clprim_context {
     int has_fp64;
     int has_int64_atomics; /* cl_khr_int64_base_atomics */
     int has_correct_divide; /* float division and sqrt can be built correctly rounded */
+    int has_warp_ptx;       /* NVIDIA's driver, compute capability 7.0 on: cl/block/warp.cl's PTX */
     /* $CLPRIM_TEST_LOOKBACK=reversed: look-backs see their tiles in reverse
      * start order, so only their fallback finishes them (cl/block/lookback.cl);
      * =sparse: only every 100th tile publishes its inclusive record, so that
@@ -71,6 +72,12 @@ struct clprim_context {
      * most N keys (at least a tile, at most 2^28, the bound without it), so
      * that small sorts run in several portions. */
     size_t sort_portion_keys;
+    /* $CLPRIM_TEST_WARP_RANKS=emulated: the radix sort ranks its tiles by
+     * warps on any device, their lanes emulated through local memory
+     * (cl/block/warp.cl); =off: by its counting passes, even where the
+     * device's warps serve. */
+    int warp_ranks_emulated;
+    int warp_ranks_off;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */

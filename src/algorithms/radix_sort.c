@@ -49,19 +49,39 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
     return t;
 }
 
+/* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
+ * passes; 1, by warps through the device's PTX; 2, by warps emulated
+ * ($CLPRIM_TEST_WARP_RANKS). On the H100 at 2^26 (BENCHMARKS.md) warps took
+ * pairs and 64-bit keys 7-8% less time, at three quarters of the counting
+ * passes' tile, but 32-bit keys alone 15% more: there the counting passes
+ * hold 64 registers a work-item and warps 80, so that three work-groups of
+ * 256 share an SM instead of four. Decided on the context's work-group size,
+ * which fitting the tile halves at most to 128. */
+static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
+{
+    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_off)
+        return 0;
+    if (ctx->warp_ranks_emulated)
+        return 2;
+    return ctx->has_warp_ptx && (spec->value_bytes || key_bytes(spec->key_type) == 8);
+}
+
 /* The sort's own shape: more items a work-item than the context's tuning (the
  * tuning table's sort_items_times, tuning.c), since ranking a tile costs about
  * the same whatever its length, so longer tiles pay (a one-sweep pass at 2^28
  * keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms with 256 x 8, while the
- * scan is fastest with 8). Where that tile has to shrink to fit, twice the
- * context's items may keep a longer one (uint64 pairs on the H100: 128 x 16
- * where three times would halve to 128 x 12), and the longer is taken. *fits
- * is 0 when not even one item a work-item fits. The kernels are built and
- * launched for this shape. */
+ * scan is fastest with 8); three quarters of that where warps rank, whose
+ * keys wait in registers from their count to their ranking (on the H100 24
+ * items took 6-8% more time than 18). Where that tile has to shrink to fit,
+ * twice the context's items may keep a longer one (uint64 pairs on the H100:
+ * 128 x 16 where three times would halve to 128 x 12), and the longer is
+ * taken. *fits is 0 when not even one item a work-item fits. The kernels are
+ * built and launched for this shape. */
 static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
 {
-    const size_t items = ctx->tuning.items_per_thread;
-    clprim_tuning t = fit_sort_shape(ctx, spec, items * clprim_sort_items_times(ctx));
+    const size_t items = ctx->tuning.items_per_thread, times = clprim_sort_items_times(ctx);
+    const size_t ranked = warp_ranks(ctx, spec) && items * times >= 4 ? items * times * 3 / 4 : items * times;
+    clprim_tuning t = fit_sort_shape(ctx, spec, ranked);
     const clprim_tuning twice = fit_sort_shape(ctx, spec, items * 2);
     if (twice.work_group_size * twice.items_per_thread > t.work_group_size * t.items_per_thread)
         t = twice;
@@ -138,6 +158,9 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
     clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu",
                        clprim_type_info_of(spec->key_type)->name, spec->value_bytes, stage_keys(ctx, spec, shape));
+    const int warps = warp_ranks(ctx, spec);
+    if (warps)
+        clprim_options_add(&p->options, warps == 1 ? "-DWARP_RANKS -DWARP_PTX" : "-DWARP_RANKS");
 }
 
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)

@@ -1,6 +1,7 @@
 /* Contexts: choosing a device, its queue, the facts the drivers need, scratch space. */
 #include "internal.h"
 
+#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -201,6 +202,12 @@ static void read_device_facts(clprim_context *ctx)
     char *extensions = length ? calloc(length + 1, 1) : NULL;
     if (extensions && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, length, extensions, NULL) == CL_SUCCESS)
         ctx->has_int64_atomics = strstr(extensions, "cl_khr_int64_base_atomics") != NULL;
+    /* Warps' inline PTX (match.any from compute capability 7.0) from NVIDIA's
+     * own compiler, not from another platform's for the same card. */
+    cl_uint major = 0;
+    if (extensions && strstr(extensions, "cl_nv_device_attribute_query") && strstr(ctx->platform_name, "NVIDIA") &&
+        clGetDeviceInfo(ctx->device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) == CL_SUCCESS)
+        ctx->has_warp_ptx = major >= 7;
     free(extensions);
     if (ctx->compute_units == 0)
         ctx->compute_units = 1;
@@ -218,6 +225,9 @@ static clprim_status finish_context(clprim_context *ctx)
     ctx->records_absent = lookback && !strcmp(lookback, "none");
     const char *portion = getenv("CLPRIM_TEST_SORT_PORTION");
     ctx->sort_portion_keys = portion ? (size_t)strtoull(portion, NULL, 10) : 0;
+    const char *warps = getenv("CLPRIM_TEST_WARP_RANKS");
+    ctx->warp_ranks_emulated = warps && !strcmp(warps, "emulated");
+    ctx->warp_ranks_off = warps && !strcmp(warps, "off");
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
         clprim_status s = clprim_parse_tuning(ctx, env, &ctx->default_tuning, &ctx->tuning);
