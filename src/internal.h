@@ -74,9 +74,11 @@ struct clprim_context {
     size_t sort_portion_keys;
     /* $CLPRIM_TEST_WARP_RANKS=emulated: the radix sort ranks its tiles by
      * warps on any device, their lanes emulated through local memory
-     * (cl/block/warp.cl); =off: by its counting passes, even where the
-     * device's warps serve. */
+     * (cl/block/warp.cl); =on: by the device's warps for every key, 32-bit
+     * keys alone too; =off: by its counting passes, even where the device's
+     * warps serve. */
     int warp_ranks_emulated;
+    int warp_ranks_on;
     int warp_ranks_off;
 
     clprim_tuning tuning;         /* what the kernels use now */

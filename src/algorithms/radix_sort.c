@@ -51,19 +51,20 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
 
 /* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
  * passes; 1, by warps through the device's PTX; 2, by warps emulated
- * ($CLPRIM_TEST_WARP_RANKS). On the H100 at 2^26 (BENCHMARKS.md) warps took
- * pairs and 64-bit keys 7-8% less time, at three quarters of the counting
- * passes' tile, but 32-bit keys alone 15% more: there the counting passes
- * hold 64 registers a work-item and warps 80, so that three work-groups of
- * 256 share an SM instead of four. Decided on the context's work-group size,
- * which fitting the tile halves at most to 128. */
+ * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H100 at
+ * 2^26 (BENCHMARKS.md) warps took pairs and 64-bit keys 7-8% less time, at
+ * three quarters of the counting passes' tile, but 32-bit keys alone 15%
+ * more: there the counting passes hold 64 registers a work-item and warps 80,
+ * so that three work-groups of 256 share an SM instead of four. Decided on
+ * the context's work-group size, which fitting the tile halves at most to
+ * 128. */
 static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
 {
     if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_off)
         return 0;
     if (ctx->warp_ranks_emulated)
         return 2;
-    return ctx->has_warp_ptx && (spec->value_bytes || key_bytes(spec->key_type) == 8);
+    return ctx->has_warp_ptx && (ctx->warp_ranks_on || spec->value_bytes || key_bytes(spec->key_type) == 8);
 }
 
 /* The sort's own shape: more items a work-item than the context's tuning (the

@@ -227,6 +227,7 @@ static clprim_status finish_context(clprim_context *ctx)
     ctx->sort_portion_keys = portion ? (size_t)strtoull(portion, NULL, 10) : 0;
     const char *warps = getenv("CLPRIM_TEST_WARP_RANKS");
     ctx->warp_ranks_emulated = warps && !strcmp(warps, "emulated");
+    ctx->warp_ranks_on = warps && !strcmp(warps, "on");
     ctx->warp_ranks_off = warps && !strcmp(warps, "off");
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
