@@ -28,12 +28,15 @@ static cl_ulong local_bytes(const clprim_tuning *t, const clprim_sort_spec *spec
 
 /* The sort's shape for `items` keys a work-item, or the context's items where
  * the device's compiler is known to fail on that shape. The tile is then made
- * to fit in local memory, first by halving the work-group down to 128
+ * to fit in local memory: with keep_group, by taking one item fewer at a time
+ * (the warps' ranking, whose table of counts has a row a warp, wants the
+ * context's work-group); otherwise first by halving the work-group down to 128
  * work-items, then items_per_thread (on the H100, 2^28 pairs took 16.8 ms with
  * 128 x 16 and 20.4 ms with 256 x 8). The ranking counts a work-item's keys in
  * 8-bit fields and a tile's in 16-bit ones, so work-groups of more than one
  * work-item take at most 128 items each and 32768 a tile. */
-static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort_spec *spec, size_t items)
+static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort_spec *spec, size_t items,
+                                    int keep_group)
 {
     clprim_tuning t = ctx->tuning;
     t.items_per_thread = items;
@@ -42,6 +45,8 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
     while (t.work_group_size > 1 && t.items_per_thread > 1 &&
            (t.items_per_thread > 128 || t.work_group_size * t.items_per_thread > 32768))
         t.items_per_thread /= 2;
+    while (keep_group && t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
+        t.items_per_thread--;
     while (t.work_group_size > 128 && local_bytes(&t, spec) > ctx->local_mem_size)
         t.work_group_size /= 2;
     while (t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
@@ -51,13 +56,11 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
 
 /* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
  * passes; 1, by warps through the device's PTX; 2, by warps emulated
- * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H100 at
- * 2^26 (BENCHMARKS.md) warps took pairs and 64-bit keys 7-8% less time, at
- * three quarters of the counting passes' tile, but 32-bit keys alone 15%
- * more: there the counting passes hold 64 registers a work-item and warps 80,
- * so that three work-groups of 256 share an SM instead of four. Decided on
- * the context's work-group size, which fitting the tile halves at most to
- * 128. */
+ * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H200 at
+ * 2^26 (BENCHMARKS.md) warps took pairs and 64-bit keys 9-13% less time, but
+ * 32-bit keys alone 6% more at their best shape: the counting passes' longer
+ * tile (24 items, 64 registers a work-item) pays there. Decided on the
+ * context's work-group size, which warps keep. */
 static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
 {
     if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_off)
@@ -67,25 +70,31 @@ static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
     return ctx->has_warp_ptx && (ctx->warp_ranks_on || spec->value_bytes || key_bytes(spec->key_type) == 8);
 }
 
-/* The sort's own shape: more items a work-item than the context's tuning (the
- * tuning table's sort_items_times, tuning.c), since ranking a tile costs about
- * the same whatever its length, so longer tiles pay (a one-sweep pass at 2^28
- * keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms with 256 x 8, while the
- * scan is fastest with 8); three quarters of that where warps rank, whose
- * keys wait in registers from their count to their ranking (on the H100 24
- * items took 6-8% more time than 18). Where that tile has to shrink to fit,
- * twice the context's items may keep a longer one (uint64 pairs on the H100:
- * 128 x 16 where three times would halve to 128 x 12), and the longer is
- * taken. *fits is 0 when not even one item a work-item fits. The kernels are
- * built and launched for this shape. */
+/* The sort's own shape. The counting passes take more items a work-item than
+ * the context's tuning (the tuning table's sort_items_times, tuning.c), since
+ * ranking a tile costs about the same whatever its length, so longer tiles pay
+ * (a one-sweep pass at 2^28 keys took 2.5 ms on the H100 with 256 x 16, 3.3 ms
+ * with 256 x 8, while the scan is fastest with 8); where that tile has to
+ * shrink to fit, twice the context's items may keep a longer one (uint64 pairs
+ * on the H100: 128 x 16 where three times would halve to 128 x 12), and the
+ * longer is taken. Warps hold a work-item's keys in registers from their count
+ * to their ranking, so they take half the counting passes' items at the
+ * context's work-group (on the H200: 256 x 12 for uint32 pairs and uint64
+ * keys, 256 x 10 for uint64 pairs, 9-13% faster than 128 x 16-18). *fits is 0
+ * when not even one item a work-item fits. The kernels are built and launched
+ * for this shape. */
 static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
 {
     const size_t items = ctx->tuning.items_per_thread, times = clprim_sort_items_times(ctx);
-    const size_t ranked = warp_ranks(ctx, spec) && items * times >= 4 ? items * times * 3 / 4 : items * times;
-    clprim_tuning t = fit_sort_shape(ctx, spec, ranked);
-    const clprim_tuning twice = fit_sort_shape(ctx, spec, items * 2);
-    if (twice.work_group_size * twice.items_per_thread > t.work_group_size * t.items_per_thread)
-        t = twice;
+    clprim_tuning t;
+    if (warp_ranks(ctx, spec)) {
+        t = fit_sort_shape(ctx, spec, items * times > 1 ? items * times / 2 : 1, 1);
+    } else {
+        t = fit_sort_shape(ctx, spec, items * times, 0);
+        const clprim_tuning twice = fit_sort_shape(ctx, spec, items * 2, 0);
+        if (twice.work_group_size * twice.items_per_thread > t.work_group_size * t.items_per_thread)
+            t = twice;
+    }
     *fits = local_bytes(&t, spec) <= ctx->local_mem_size;
     return t;
 }
