@@ -76,10 +76,8 @@ struct clprim_context {
      * warps on any device, their lanes emulated through local memory
      * (cl/block/warp.cl); =on: by the device's warps for every key, 32-bit
      * keys alone too; =off: by its counting passes, even where the device's
-     * warps serve. */
-    int warp_ranks_emulated;
-    int warp_ranks_on;
-    int warp_ranks_off;
+     * warps serve; unset (or anything else): as the device's facts say. */
+    enum { WARP_RANKS_AS_DEVICE, WARP_RANKS_EMULATED, WARP_RANKS_ON, WARP_RANKS_OFF } warp_ranks_test;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */

@@ -63,11 +63,12 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
  * context's work-group size, which warps keep. */
 static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
 {
-    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_off)
+    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_test == WARP_RANKS_OFF)
         return 0;
-    if (ctx->warp_ranks_emulated)
+    if (ctx->warp_ranks_test == WARP_RANKS_EMULATED)
         return 2;
-    return ctx->has_warp_ptx && (ctx->warp_ranks_on || spec->value_bytes || key_bytes(spec->key_type) == 8);
+    return ctx->has_warp_ptx &&
+           (ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8);
 }
 
 /* The sort's own shape. The counting passes take more items a work-item than
