@@ -308,20 +308,41 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
 #define IF_VALUES(...)
 #endif
 
+/* Where the ranked tile waits in local memory. The counting passes move keys
+ * and values together, so each has its own array. Warps rank the keys alone
+ * and the values follow through the same words once the keys are out (see
+ * scatter_ranked_tile), so a tile of pairs takes the larger of a key and a
+ * value an item, not their sum: twice the keys a tile in the same memory. */
+#if defined(WARP_RANKS) && VALUE_BYTES
+#if VALUE_BYTES > KEY_BITS / 8
+typedef value_t tile_word_t;
+#else
+typedef key_t tile_word_t;
+#endif
+#define TILE_ARRAYS                                                                 \
+    __local tile_word_t tile_l[PADDED_TILE];                                        \
+    __local key_t *keys_l = (__local key_t *)tile_l;                                \
+    __local value_t *vals_l = (__local value_t *)tile_l;
+#else
+#define TILE_ARRAYS                                                                 \
+    __local key_t keys_l[PADDED_TILE];                                              \
+    IF_VALUES(__local value_t vals_l[PADDED_TILE];)
+#endif
 /* The local memory of a kernel that ranks tiles. */
 #define TILE_LOCALS                                                                 \
-    __local key_t keys_l[PADDED_TILE];                                              \
-    IF_VALUES(__local value_t vals_l[PADDED_TILE];)                                 \
+    TILE_ARRAYS                                                                     \
     /* the ranking's counts: [part pair][work-item], padded; or [warp][digit] */   \
     __local uint hist[PAD(8 * WG)];                                                 \
     __local uint sums[SCAN_SLOTS];                                                  \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
     __local ulong place[RADIX] /* where the tile's key at position 0 of digit d would go */
-/* A work-item's keys (and values) between the tile's load and its ranking. */
+/* A work-item's keys between the tile's load and its ranking; with warps and
+ * values, then each key's place in the ranked tile (16 bits apiece: a tile
+ * holds at most 32768 keys), where its value will go. */
 #define TILE_REGISTERS                                                              \
     key_t keys[ITEMS];                                                              \
-    IF_VALUES(value_t vals[ITEMS];)
+    IF_VALUES(uint ranks[(ITEMS + 1) / 2];)
 
 /* Where a work-item's k-th key of the tile lies: with warps, each ranks a run
  * of 32 x ITEMS keys, 32 at a time, in tile order; otherwise a work-group's
@@ -335,17 +356,17 @@ inline uint tile_slot(uint k)
 #endif
 }
 
-/* Reads tile [base, base + valid) of src (values along, or their indices):
- * into keys and vals for the warps to rank, else into keys_l and vals_l; and
+/* Reads tile [base, base + valid) of src: into keys for the warps to rank
+ * (the values come later, see scatter_ranked_tile), else into keys_l, values
+ * (or their indices) along into vals_l; and
  * counts its digits: digit_first[d] is where the tile's keys of digit d will
  * begin once ranked, digit_end[d] where they end, and for the warps
  * hist[w * RADIX + d] where warp w's keys of digit d will begin. Ends with a
  * barrier. */
 inline void load_and_count_digits(__global const key_t *src,
                                   IF_VALUES(__global const value_t *vsrc, int indices, ) ulong base, uint valid,
-                                  uint shift, uint mask, uint descending, key_t *keys, IF_VALUES(value_t *vals, )
-                                  __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, ) __local uint *hist,
-                                  __local uint *sums, __local uint *digit_first, __local uint *digit_end)
+                                  uint shift, uint mask, uint descending, key_t *keys, __local key_t *keys_l,
+                                  IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums, __local uint *digit_first, __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
     /* The counts: a row of RADIX a warp (8 x WG words are WARPS x RADIX), or
@@ -366,9 +387,7 @@ inline void load_and_count_digits(__global const key_t *src,
         const uint j = tile_slot(k);
         if (j < valid) {
             keys[k] = src[base + j];
-#ifdef WARP_RANKS
-            IF_VALUES(vals[k] = indices ? (value_t)(base + j) : vsrc[base + j];)
-#else
+#ifndef WARP_RANKS
             IF_VALUES(vals_l[PAD(j)] = indices ? (value_t)(base + j) : vsrc[base + j];)
 #endif
         }
@@ -409,19 +428,20 @@ inline void load_and_count_digits(__global const key_t *src,
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Sorts the tile's `valid` keys stably by digit into keys_l, values along.
- * With warps: each takes its keys in tile order, 32 at a time; the lanes that
- * hold one digit find each other, the last of them takes as many places from
- * the warp's counter of the digit, and each key takes its place among them in
- * lane order. Otherwise the keys are in keys_l already, and two counting
- * passes of 4 bits sort them there: every work-item takes ITEMS consecutive
- * keys into registers, counts their 4-bit parts and writes the counts in its
- * own column of hist; one scan of hist read part-major gives each key's new
- * place (smaller parts first, then earlier work-items, then earlier keys).
- * With one work-item nothing moves: scatter_ranked_tile walks the tile in
- * order. Ends with a barrier. */
+/* Sorts the tile's `valid` keys stably by digit into keys_l. With warps: each
+ * takes its keys in tile order, 32 at a time; the lanes that hold one digit
+ * find each other, the last of them takes as many places from the warp's
+ * counter of the digit, and each key takes its place among them in lane
+ * order, which goes in ranks for its value. Otherwise the keys are in keys_l
+ * already, values along in vals_l, and two counting passes of 4 bits sort
+ * them there: every work-item takes ITEMS consecutive keys into registers,
+ * counts their 4-bit parts and writes the counts in its own column of hist;
+ * one scan of hist read part-major gives each key's new place (smaller parts
+ * first, then earlier work-items, then earlier keys). With one work-item
+ * nothing moves: scatter_ranked_tile walks the tile in order. Ends with a
+ * barrier. */
 inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const key_t *keys,
-                      IF_VALUES(const value_t *vals, ) __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, )
+                      IF_VALUES(uint *ranks, ) __local key_t *keys_l, IF_VALUES(__local value_t *vals_l, )
                       __local uint *hist, __local uint *sums)
 {
 #ifdef WARP_RANKS
@@ -439,10 +459,9 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
         }
         warp_sync();
         at = warp_broadcast(at, leader, sums) + rank - 1;
-        if (has_key) {
+        if (has_key)
             keys_l[PAD(at)] = keys[k];
-            IF_VALUES(vals_l[PAD(at)] = vals[k];)
-        }
+        IF_VALUES(ranks[k / 2] = k % 2 ? ranks[k / 2] | at << 16 : at;)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #elif WG > 1
@@ -515,10 +534,16 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
 #endif
 }
 
-/* Writes the ranked tile: key j of digit d goes to place[d] + j. */
+/* Writes the ranked tile: key j of digit d goes to place[d] + j, its value
+ * likewise. Where warps ranked the keys alone, the values follow through the
+ * same local memory: read from vsrc (or their indices) while the keys go out,
+ * each work-item keeping the digits of the keys it wrote, then put at their
+ * keys' places (ranks) and written out by those digits. The caller's next
+ * write to the tile's memory needs a barrier first. */
 inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t *vdst, ) uint valid, uint shift,
                                 uint mask, uint descending, __local const key_t *keys_l,
-                                IF_VALUES(__local const value_t *vals_l, ) __local const uint *digit_first,
+                                IF_VALUES(__local value_t *vals_l, __global const value_t *vsrc, int indices,
+                                          ulong base, const uint *ranks, ) __local const uint *digit_first,
                                 __local const ulong *place)
 {
 #if WG == 1
@@ -532,6 +557,35 @@ inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t 
         const ulong to = place[d] + digit_first[d] + next[d]++;
         dst[to] = key;
         IF_VALUES(vdst[to] = vals_l[PAD(j)];)
+    }
+#elif defined(WARP_RANKS) && VALUE_BYTES
+    const uint lid = get_local_id(0);
+    value_t vals[ITEMS];
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = tile_slot(k);
+        if (j < valid)
+            vals[k] = indices ? (value_t)(base + j) : vsrc[base + j];
+    }
+    uint digits[(ITEMS + 3) / 4]; /* 8 bits apiece */
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid) {
+            const key_t key = keys_l[PAD(j)];
+            const uint d = digit_of(key, shift, mask, descending);
+            dst[place[d] + j] = key;
+            digits[k / 4] = k % 4 ? digits[k / 4] | d << (8 * (k % 4)) : d;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++) {
+        if (tile_slot(k) < valid)
+            vals_l[PAD((ranks[k / 2] >> (16 * (k % 2))) & 0xffffu)] = vals[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; k++) {
+        const uint j = k * WG + lid;
+        if (j < valid)
+            vdst[place[(digits[k / 4] >> (8 * (k % 4))) & 255u] + j] = vals_l[PAD(j)];
     }
 #else
     const uint lid = get_local_id(0);
@@ -682,14 +736,14 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
     for (ulong base = begin; base < end; base += TILE) {
         const uint valid = (uint)min((ulong)TILE, end - base);
         TILE_REGISTERS;
-        load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys,
-                              IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
-        rank_tile(valid, shift, mask, descending, keys, IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
+        load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys, keys_l,
+                              IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+        rank_tile(valid, shift, mask, descending, keys, IF_VALUES(ranks, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
         for (uint d = lid; d < RADIX; d += WG)
             place[d] = carry[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
-        scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, )
-                            digit_first, place);
+        scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l,
+                            IF_VALUES(vals_l, vsrc, indices, base, ranks, ) digit_first, place);
         for (uint d = lid; d < RADIX; d += WG)
             carry[d] += digit_end[d] - digit_first[d];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -744,8 +798,8 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     const ulong base = portion_begin + (ulong)t * TILE;
     const uint valid = runs ? (uint)min((ulong)TILE, n - base) : 0u;
     TILE_REGISTERS;
-    load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys,
-                          IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
+    load_and_count_digits(src, IF_VALUES(vsrc, indices, ) base, valid, shift, mask, descending, keys, keys_l,
+                          IF_VALUES(vals_l, ) hist, sums, digit_first, digit_end);
 
     /* The tile's digit counts are known before it is ranked: publish them at
      * once, rank, and only then look back, by when the earlier tiles have
@@ -754,7 +808,7 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
     for (uint d = lid; runs && d < RADIX; d += WG)
         STATUS_STORE(tiles + (ulong)t * RADIX + d,
                      (t == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | (digit_end[d] - digit_first[d]));
-    rank_tile(valid, shift, mask, descending, keys, IF_VALUES(vals, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
+    rank_tile(valid, shift, mask, descending, keys, IF_VALUES(ranks, ) keys_l, IF_VALUES(vals_l, ) hist, sums);
     for (uint d = lid; runs && d < RADIX; d += WG) {
         __global uint *mine = tiles + (ulong)t * RADIX + d;
         uint before = 0;
@@ -800,8 +854,8 @@ void radix_one_sweep(__global const uint *routes, ulong route_index, KEY_BUFFERS
             bases[RADIX + d] = bases[d] + before + digit_end[d] - digit_first[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l, IF_VALUES(vals_l, ) digit_first,
-                        place);
+    scatter_ranked_tile(dst, IF_VALUES(vdst, ) valid, shift, mask, descending, keys_l,
+                        IF_VALUES(vals_l, vsrc, indices, base, ranks, ) digit_first, place);
     /* Off the look-back's path, after the tile's own work: the next launch's
      * status, which the launch before this one used. */
     __global uint *next_words = status - status_offset + next_status_offset + 1;

@@ -17,13 +17,34 @@ static size_t key_bytes(clprim_type t)
     return clprim_type_info_of(t)->size;
 }
 
-/* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep). */
-static cl_ulong local_bytes(const clprim_tuning *t, const clprim_sort_spec *spec)
+/* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
+ * passes; 1, by warps through the device's PTX; 2, by warps emulated
+ * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H200 at
+ * 2^26 (BENCHMARKS.md) warps took 64-bit keys 9% less time than the counting
+ * passes and pairs 11-18% less again once their values followed the keys
+ * through the same local memory, but 32-bit keys alone 6% more at their best
+ * shape: the counting passes' longer tile (24 items, 64 registers a
+ * work-item) pays there. Decided on the context's work-group size, which
+ * warps keep. */
+static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
+{
+    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_test == WARP_RANKS_OFF)
+        return 0;
+    if (ctx->warp_ranks_test == WARP_RANKS_EMULATED)
+        return 2;
+    return ctx->has_warp_ptx &&
+           (ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8);
+}
+
+/* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep).
+ * Where warps rank, a tile's values follow its keys through the same words. */
+static cl_ulong local_bytes(const clprim_context *ctx, const clprim_tuning *t, const clprim_sort_spec *spec)
 {
     const cl_ulong wg = t->work_group_size, tile = wg * t->items_per_thread;
     const cl_ulong padded = tile + tile / 32, hist = 8 * wg;
-    return padded * (key_bytes(spec->key_type) + spec->value_bytes) + (hist + hist / 32) * 4 + wg * 8 +
-           RADIX * (4 + 4 + 8 + 8);
+    const cl_ulong kb = key_bytes(spec->key_type), vb = spec->value_bytes;
+    const cl_ulong item = !warp_ranks(ctx, spec) ? kb + vb : kb > vb ? kb : vb;
+    return padded * item + (hist + hist / 32) * 4 + wg * 8 + RADIX * (4 + 4 + 8 + 8);
 }
 
 /* The sort's shape for `items` keys a work-item, or the context's items where
@@ -45,30 +66,34 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
     while (t.work_group_size > 1 && t.items_per_thread > 1 &&
            (t.items_per_thread > 128 || t.work_group_size * t.items_per_thread > 32768))
         t.items_per_thread /= 2;
-    while (keep_group && t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
+    while (keep_group && t.items_per_thread > 1 && local_bytes(ctx, &t, spec) > ctx->local_mem_size)
         t.items_per_thread--;
-    while (t.work_group_size > 128 && local_bytes(&t, spec) > ctx->local_mem_size)
+    while (t.work_group_size > 128 && local_bytes(ctx, &t, spec) > ctx->local_mem_size)
         t.work_group_size /= 2;
-    while (t.items_per_thread > 1 && local_bytes(&t, spec) > ctx->local_mem_size)
+    while (t.items_per_thread > 1 && local_bytes(ctx, &t, spec) > ctx->local_mem_size)
         t.items_per_thread /= 2;
     return t;
 }
 
-/* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
- * passes; 1, by warps through the device's PTX; 2, by warps emulated
- * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H200 at
- * 2^26 (BENCHMARKS.md) warps took pairs and 64-bit keys 9-13% less time, but
- * 32-bit keys alone 6% more at their best shape: the counting passes' longer
- * tile (24 items, 64 registers a work-item) pays there. Decided on the
- * context's work-group size, which warps keep. */
-static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
+/* Items a work-item where warps rank, out of the counting passes' `counting`
+ * (24 on NVIDIA's GPUs), in 24ths by key width and value bytes: the fastest
+ * shape of a sweep on the H200 at 2^26 (BENCHMARKS.md), all at work-groups of
+ * 256. Keys alone take half (uint64 keys 256 x 12). Pairs, whose values wait
+ * in global memory until the keys are out, take more: uint32 pairs 16 (2.92
+ * ms against 3.24 with 12 and 3.19 with 20), uint64 keys with uint32 or uint64
+ * values 14 (7.05 and 7.69 ms against 7.40 and 8.06 with 12), uint32 keys with
+ * uint64 values 13 (3.60 ms against 3.65 with 12 and 3.86 with 14). Longer
+ * tiles lost: NVIDIA's compiler gives their kernels more registers (uint32
+ * pairs 77 at 20 items against 64 at 16), or local memory runs out. */
+static size_t warp_items(const clprim_sort_spec *spec, size_t counting)
 {
-    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_test == WARP_RANKS_OFF)
-        return 0;
-    if (ctx->warp_ranks_test == WARP_RANKS_EMULATED)
-        return 2;
-    return ctx->has_warp_ptx &&
-           (ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8);
+    static const unsigned in_24ths[2][3] = {
+        /* values: none, 4 bytes, 8 bytes */
+        {12, 16, 13}, /* 32-bit keys */
+        {12, 14, 14}, /* 64-bit keys */
+    };
+    const size_t items = counting * in_24ths[key_bytes(spec->key_type) == 8][spec->value_bytes / 4] / 24;
+    return items ? items : 1;
 }
 
 /* The sort's own shape. The counting passes take more items a work-item than
@@ -79,24 +104,22 @@ static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
  * shrink to fit, twice the context's items may keep a longer one (uint64 pairs
  * on the H100: 128 x 16 where three times would halve to 128 x 12), and the
  * longer is taken. Warps hold a work-item's keys in registers from their count
- * to their ranking, so they take half the counting passes' items at the
- * context's work-group (on the H200: 256 x 12 for uint32 pairs and uint64
- * keys, 256 x 10 for uint64 pairs, 9-13% faster than 128 x 16-18). *fits is 0
- * when not even one item a work-item fits. The kernels are built and launched
- * for this shape. */
+ * to their ranking, so they take fewer (warp_items) at the context's
+ * work-group. *fits is 0 when not even one item a work-item fits. The kernels
+ * are built and launched for this shape. */
 static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_spec *spec, int *fits)
 {
     const size_t items = ctx->tuning.items_per_thread, times = clprim_sort_items_times(ctx);
     clprim_tuning t;
     if (warp_ranks(ctx, spec)) {
-        t = fit_sort_shape(ctx, spec, items * times > 1 ? items * times / 2 : 1, 1);
+        t = fit_sort_shape(ctx, spec, warp_items(spec, items * times), 1);
     } else {
         t = fit_sort_shape(ctx, spec, items * times, 0);
         const clprim_tuning twice = fit_sort_shape(ctx, spec, items * 2, 0);
         if (twice.work_group_size * twice.items_per_thread > t.work_group_size * t.items_per_thread)
             t = twice;
     }
-    *fits = local_bytes(&t, spec) <= ctx->local_mem_size;
+    *fits = local_bytes(ctx, &t, spec) <= ctx->local_mem_size;
     return t;
 }
 
@@ -186,7 +209,7 @@ clprim_status clprim_check_radix_sort_shape(clprim_context *ctx, const clprim_so
 {
     int fits;
     const clprim_tuning t = sort_tuning(ctx, spec, &fits);
-    return fits ? CLPRIM_SUCCESS : clprim_fail_tile_too_large(ctx, "radix sort", &t, local_bytes(&t, spec));
+    return fits ? CLPRIM_SUCCESS : clprim_fail_tile_too_large(ctx, "radix sort", &t, local_bytes(ctx, &t, spec));
 }
 
 clprim_status clprim_fail_tile_too_large(clprim_context *ctx, const char *what, const clprim_tuning *shape,

@@ -27,7 +27,7 @@ static const tuning_entry table[] = {
      * items took scan to 1.71 and compaction to 1.76. The radix sort ranks
      * three times the items (radix_sort.c): 24 there; at 2^26 keys 16 took
      * 2.83 ms (uint32), 4.21 (pairs), 7.68 (uint64), 24 took 2.62, 3.58 and 6.86
-     * (where warps rank pairs and 64-bit keys they take half, radix_sort.c).
+     * (where warps rank pairs and 64-bit keys they take fewer, radix_sort.c).
      * Its one-sweep pass took 0.5 ms less at 2^28 keys with volatile status
      * words than with atomics. */
     {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8, 4, CLPRIM_FORM_ONE_SWEEP, 1, 3},
