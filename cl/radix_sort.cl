@@ -312,7 +312,8 @@ void radix_plan_bits(__global const uint *bits, ulong bits_offset, uint passes, 
  * and values together, so each has its own array. Warps rank the keys alone
  * and the values follow through the same words once the keys are out (see
  * scatter_ranked_tile), so a tile of pairs takes the larger of a key and a
- * value an item, not their sum: twice the keys a tile in the same memory. */
+ * value an item, not their sum: up to twice the keys a tile in the same
+ * memory. */
 #if defined(WARP_RANKS) && VALUE_BYTES
 #if VALUE_BYTES > KEY_BITS / 8
 typedef value_t tile_word_t;
@@ -366,7 +367,8 @@ inline uint tile_slot(uint k)
 inline void load_and_count_digits(__global const key_t *src,
                                   IF_VALUES(__global const value_t *vsrc, int indices, ) ulong base, uint valid,
                                   uint shift, uint mask, uint descending, key_t *keys, __local key_t *keys_l,
-                                  IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums, __local uint *digit_first, __local uint *digit_end)
+                                  IF_VALUES(__local value_t *vals_l, ) __local uint *hist, __local uint *sums,
+                                  __local uint *digit_first, __local uint *digit_end)
 {
     const uint lid = get_local_id(0);
     /* The counts: a row of RADIX a warp (8 x WG words are WARPS x RADIX), or
