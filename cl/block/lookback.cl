@@ -401,8 +401,8 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
             stalls = missing < waiting ? 0 : stalls + 1;                                            \
             waiting = missing;                                                                      \
             fallen = missing && LOOKBACK_FALLBACK && stalls > LOOKBACK_PATIENCE && (FALLS_BACK);    \
-            /* One exit: PoCL builds a kernel whose barrier loop has two in half                    \
-             * as long again (reduce by key's one-sweep kernel at wg=4: 5.2 -> 3.4 s). */           \
+            /* One exit: with two, PoCL takes half as long again to build the kernel                \
+             * (reduce by key's one-sweep kernel at wg=4: 3.4 s with one, 5.2 with two). */         \
             if (!missing || fallen)                                                                 \
                 break;                                                                              \
         }                                                                                           \
