@@ -88,6 +88,12 @@ int harness_scan_levels(const clprim_tuning *t, size_t n, size_t elem_size);
 size_t harness_first_size_with_levels(const clprim_tuning *t, int levels, size_t limit);
 /* "wg=4,items=2,groups=64" for messages (a static buffer). */
 const char *harness_tuning_text(const clprim_context *ctx);
+/* clprim_set_tuning (its status), with the kernel build flags for the shape the
+ * context is left with: on a CPU device, shapes of more than one work-item a
+ * group build without PoCL's optimizer (harness.c says why). Suites set shapes
+ * through this or the calls below; the shapes suite and the tests of
+ * clprim_set_tuning itself call it directly. */
+clprim_status harness_tune(clprim_context *ctx, const clprim_tuning *t);
 /* clprim_set_tuning that must succeed. */
 void harness_set_tuning(clprim_context *ctx, size_t wg, size_t items, size_t groups);
 /* The device's default tuning, in the form $CLPRIM_TEST_FORM names, if any

@@ -562,7 +562,7 @@ START_TEST(partition_one_launch)
         FOR_EACH_DEVICE(ctx)
         {
             const clprim_tuning want = {4, 2, 4, CLPRIM_FORM_ONE_SWEEP};
-            ck_assert_int_eq(clprim_set_tuning(ctx, &want), CLPRIM_SUCCESS);
+            ck_assert_int_eq(harness_tune(ctx, &want), CLPRIM_SUCCESS);
             const three_way_pair *pair = &three_way_pairs[0]; /* int32, in place too */
             size_t k = 0;
             for (size_t n = 1; n <= 400; n += 1 + n / 6, k++) {
@@ -761,7 +761,7 @@ START_TEST(compact_forms_same_bits)
                 uint64_t rng = harness_rng(510); /* the same data in both forms */
                 clprim_tuning tuning = {small ? 4 : 0, small ? 2 : 0, small ? 64 : 0,
                                         f ? CLPRIM_FORM_ONE_SWEEP : CLPRIM_FORM_MULTI_PASS};
-                ck_assert_int_eq(clprim_set_tuning(ctx, &tuning), CLPRIM_SUCCESS);
+                ck_assert_int_eq(harness_tune(ctx, &tuning), CLPRIM_SUCCESS);
                 compact_case(ctx, CLPRIM_INT32, (pred){CLPRIM_KEEP_GT, 0, NULL}, n,
                              (layout){1, 3, 2, 0, 0, COUNT_BOTH}, NULL, NULL, 0, &rng);
                 compact_case(ctx, CLPRIM_UINT64, (pred){CLPRIM_KEEP_EXPRESSION, 0, &expressions[3]}, n,

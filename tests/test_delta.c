@@ -243,7 +243,7 @@ START_TEST(delta_shapes)
     FOR_EACH_DEVICE(ctx)
     {
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-            if (clprim_set_tuning(ctx, &(clprim_tuning){shapes[s][0], shapes[s][1], shapes[s][2], 0}) !=
+            if (harness_tune(ctx, &(clprim_tuning){shapes[s][0], shapes[s][1], shapes[s][2], 0}) !=
                 CLPRIM_SUCCESS)
                 continue; /* a shape the device cannot run */
             const placing p = {1, 2, 1, 3, 0};

@@ -453,7 +453,7 @@ START_TEST(histogram_slow_paths)
                 hist_case(ctx, (clprim_type)t, 1001, lo, hi, 5, (hist_layout){0, 1, 0, 0, &one}, NULL, &rng);
             }
         }
-        ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(harness_tune(ctx, NULL), CLPRIM_SUCCESS);
         /* Public calls: bins beyond local memory, a few windows, then beyond the window limit. */
         size_t fit = clprim_histogram_local_bins(ctx);
         size_t two = fit + fit / 2, many = 5 * fit + 1;

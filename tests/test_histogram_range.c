@@ -419,7 +419,7 @@ START_TEST(range_unsorted_edges)
                     ck_assert_msg(memcmp(got, first, total * 4) == 0, "%s kind %d shape %d: counts differ",
                                   reference_type_name(t), kind, shape);
             }
-            ck_assert_int_eq(clprim_set_tuning(ctx, &usual), CLPRIM_SUCCESS);
+            ck_assert_int_eq(harness_tune(ctx, &usual), CLPRIM_SUCCESS);
             free(edges);
             free(src);
             free(init);

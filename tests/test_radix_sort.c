@@ -27,14 +27,6 @@ static const char *type_name(clprim_type t)
     return (unsigned)t < 7 ? names[t] : "?";
 }
 
-/* The tuning as it is, with another form. */
-static void set_form(clprim_context *ctx, clprim_form form)
-{
-    clprim_tuning t = clprim_get_tuning(ctx);
-    t.form = form;
-    ck_assert_int_eq(clprim_set_tuning(ctx, &t), CLPRIM_SUCCESS);
-}
-
 /* ---- Inputs ---- */
 
 typedef enum { RANDOM, SORTED, REVERSED, ALL_EQUAL, FEW_DISTINCT, ONE_BYTE, PATTERN_COUNT } pattern;
@@ -241,7 +233,7 @@ static void sweep(clprim_context *ctx, uint64_t *rng, const size_t *extra, size_
     for (size_t i = 0; i < nextra; i++)
         sizes[count++] = extra[i];
     for (size_t f = 0; f < 2; f++) {
-        set_form(ctx, forms[f]);
+        harness_set_form(ctx, forms[f]);
         for (size_t ti = 0; ti < KEY_TYPES; ti++)
             for (size_t k = 0; k < count; k++) {
                 const pattern p = (pattern)((k + ti + f) % PATTERN_COUNT);
@@ -285,7 +277,7 @@ START_TEST(sort_small_tiles)
         ck_assert_uint_eq(split.groups, 64);
         ck_assert_int_ge(harness_scan_levels(&t, 256 * split.groups, 8), 2);
         for (size_t f = 0; f < 2; f++) {
-            set_form(ctx, forms[f]);
+            harness_set_form(ctx, forms[f]);
             for (size_t ti = 0; ti < KEY_TYPES; ti++)
                 for (int p = 0; p < PATTERN_COUNT; p += 2)
                     sort_case(ctx, (sort_kind){key_types[ti], CLPRIM_UINT32, NULL}, (pattern)(p + (int)f), n,
@@ -305,7 +297,7 @@ START_TEST(sort_tiny_groups)
         const size_t shapes[][3] = {{1, 2, 5}, {2, 1, 7}, {4, 3, 7}, {32, 1, 3}};
         for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
             harness_set_tuning(ctx, shapes[sh][0], shapes[sh][1], shapes[sh][2]);
-            set_form(ctx, forms[sh % 2]);
+            harness_set_form(ctx, forms[sh % 2]);
             /* One 32-bit and one 64-bit key type: each shape builds its own programs. */
             const size_t sizes[] = {1, 2, 3, 17, 100, 1001};
             for (size_t ti = 0; ti < KEY_TYPES; ti += 4)
@@ -325,7 +317,7 @@ START_TEST(sort_large_odd)
     {
         const size_t n = 1000003;
         for (size_t f = 0; f < 2; f++) {
-            set_form(ctx, forms[f]);
+            harness_set_form(ctx, forms[f]);
             sort_case(ctx, (sort_kind){CLPRIM_UINT32, CLPRIM_UINT32, NULL}, RANDOM, n, (layout){0, 1, 1, 0, 1, 0},
                       &rng);
             sort_case(ctx, (sort_kind){f ? CLPRIM_DOUBLE : CLPRIM_FLOAT, CLPRIM_UINT32, NULL}, RANDOM, n,
@@ -347,7 +339,7 @@ START_TEST(sort_stable)
         for (size_t f = 0; f < 2; f++) {
             if (f)
                 harness_set_tuning(ctx, 4, 2, 16);
-            set_form(ctx, forms[f]);
+            harness_set_form(ctx, forms[f]);
             for (size_t ti = 0; ti < KEY_TYPES; ti++) {
                 const clprim_type vt = ti % 2 ? CLPRIM_UINT64 : CLPRIM_UINT32;
                 const clprim_sort_order *o = (ti + f) % 2 ? &down : NULL;
@@ -376,7 +368,7 @@ START_TEST(sort_order_and_bits)
         for (size_t f = 0; f < 2; f++) {
             if (f)
                 harness_set_tuning(ctx, 4, 2, 8);
-            set_form(ctx, forms[1 - f]);
+            harness_set_form(ctx, forms[1 - f]);
             for (size_t ti = 0; ti < KEY_TYPES; ti++)
                 for (size_t oi = 0; oi < sizeof orders / sizeof orders[0]; oi++) {
                     const clprim_sort_order *o = &orders[oi];
@@ -401,7 +393,7 @@ START_TEST(sort_in_place)
         for (size_t f = 0; f < 2; f++) {
             if (f)
                 harness_set_tuning(ctx, 4, 2, 64);
-            set_form(ctx, forms[f]);
+            harness_set_form(ctx, forms[f]);
             for (size_t ti = 0; ti < KEY_TYPES; ti++) {
                 const sort_kind kind = {key_types[ti], ti % 2 ? CLPRIM_INT64 : CLPRIM_INT32, NULL};
                 sort_case(ctx, kind, RANDOM, 3001, (layout){3, 0, 2, 1, 0, 0}, &rng);
@@ -465,7 +457,7 @@ START_TEST(sort_float_specials)
         for (size_t f = 0; f < 2; f++) {
             if (f)
                 harness_set_tuning(ctx, 4, 2, 8);
-            set_form(ctx, forms[f]);
+            harness_set_form(ctx, forms[f]);
             /* Specials alone, then many of them among random values. */
             check_sort(ctx, (sort_kind){CLPRIM_FLOAT, CLPRIM_UINT32, NULL}, nspecial, specials,
                        (layout){0, 0, 0, 0, 1, 1}, &rng, "specials");

@@ -291,7 +291,7 @@ START_TEST(reduce_float_nan_and_infinity)
                     reduce_case(ctx, (clprim_type)t, (clprim_op)op, n, 0, 0, data, &rng);
                     harness_set_tuning(ctx, 4, 2, 64);
                     reduce_case(ctx, (clprim_type)t, (clprim_op)op, n, 0, 0, data, &rng);
-                    ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+                    ck_assert_int_eq(harness_tune(ctx, NULL), CLPRIM_SUCCESS);
                 }
             }
             free(data);
@@ -356,7 +356,7 @@ START_TEST(reduce_float_nan_rows)
                 if (shapes[sh][0])
                     harness_set_tuning(ctx, shapes[sh][0], shapes[sh][1], shapes[sh][2]);
                 else
-                    ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+                    ck_assert_int_eq(harness_tune(ctx, NULL), CLPRIM_SUCCESS);
                 size_t sizes[32];
                 size_t count = boundary_sizes(ctx, sizes);
                 sizes[count++] = 1000;

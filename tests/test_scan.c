@@ -1142,7 +1142,7 @@ START_TEST(scan_forms_same_bits)
                     for (int f = 0; f < 2; f++) {
                         clprim_tuning tuning = {small ? 4 : 0, small ? 2 : 0, small ? 64 : 0,
                                                 f ? CLPRIM_FORM_ONE_SWEEP : CLPRIM_FORM_MULTI_PASS};
-                        ck_assert_int_eq(clprim_set_tuning(ctx, &tuning), CLPRIM_SUCCESS);
+                        ck_assert_int_eq(harness_tune(ctx, &tuning), CLPRIM_SUCCESS);
                         ck_assert_int_eq(clprim_scan(ctx, t, (clprim_op)op, exclusive, src, 0, dst, 0, n, 0, NULL,
                                                      NULL),
                                          CLPRIM_SUCCESS);
@@ -1193,7 +1193,7 @@ START_TEST(scan_one_sweep_grouping)
              * few tiles there. */
             for (size_t k = 0; k < (modes[m] ? 2 : sizeof shapes / sizeof *shapes); k++) {
                 const clprim_tuning want = {shapes[k][0], shapes[k][1], shapes[k][2], CLPRIM_FORM_ONE_SWEEP};
-                ck_assert_int_eq(clprim_set_tuning(ctx, &want), CLPRIM_SUCCESS);
+                ck_assert_int_eq(harness_tune(ctx, &want), CLPRIM_SUCCESS);
                 const clprim_tuning shape = clprim_get_tuning(ctx);
                 const size_t n = (modes[m] ? 2000 : k == 2 ? 600000 : 20000) + harness_rand(&rng) % 1000;
                 unsigned char *data = harness_malloc(n * es), *got = harness_malloc(n * es),

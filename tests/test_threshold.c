@@ -32,7 +32,7 @@ static const clprim_tuning tunings[] = {{0, 0, 0}, {8, 2, 5}, {1, 2, 3}, {32, 3,
 static void use_tuning(clprim_context *ctx, size_t i)
 {
     if (i == 0)
-        ck_assert_int_eq(clprim_set_tuning(ctx, NULL), CLPRIM_SUCCESS);
+        ck_assert_int_eq(harness_tune(ctx, NULL), CLPRIM_SUCCESS);
     else
         harness_set_tuning(ctx, tunings[i].work_group_size, tunings[i].items_per_thread, tunings[i].groups);
 }
