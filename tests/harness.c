@@ -616,16 +616,16 @@ int harness_scan_levels(const clprim_tuning *t, size_t n, size_t elem_size)
     int levels = 1;
     size_t partial_bytes = 0, count = n;
     for (clprim_split s = clprim_split_range(t, count); s.groups > 1; s = clprim_split_range(t, count)) {
-        ck_assert_msg(s.groups < count, "clprim_split_range(wg=%zu, items=%zu, groups=%zu, n=%zu) makes %zu groups: "
-                      "no progress", t->work_group_size, t->items_per_thread, t->groups, count, s.groups);
+        CHECK(s.groups < count, "clprim_split_range(wg=%zu, items=%zu, groups=%zu, n=%zu) makes %zu groups: "
+              "no progress", t->work_group_size, t->items_per_thread, t->groups, count, s.groups);
         partial_bytes += s.groups * elem_size;
         count = s.groups;
         levels++;
     }
     size_t scratch = clprim_scan_scratch_bytes(t, n, elem_size);
-    ck_assert_msg((levels == 1) == (scratch == 0) && scratch >= partial_bytes,
-                  "n=%zu: %d levels with %zu bytes of partials, but clprim_scan_scratch_bytes says %zu", n,
-                  levels, partial_bytes, scratch);
+    CHECK((levels == 1) == (scratch == 0) && scratch >= partial_bytes,
+          "n=%zu: %d levels with %zu bytes of partials, but clprim_scan_scratch_bytes says %zu", n, levels,
+          partial_bytes, scratch);
     return levels;
 }
 

@@ -339,10 +339,10 @@ static void histogram_case(clprim_context *ctx, size_t w, size_t h, clprim_pixel
     harness_assert_single_ref(hbuf, "hist");
     harness_read(ctx, hbuf, 0, len * 4, got);
     for (size_t i = 0; i < len; i++)
-        ck_assert_msg(got[i] == want[i],
-                      "histogram %zux%zu format %d channel %d bins %zu (tuning %s): element %zu (slot %ld) is %u, "
-                      "want %u", w, h, (int)f, (int)channel, bins, harness_tuning_text(ctx), i,
-                      (long)i - (long)before, got[i], want[i]);
+        CHECK(got[i] == want[i],
+              "histogram %zux%zu format %d channel %d bins %zu (tuning %s): element %zu (slot %ld) is %u, "
+              "want %u", w, h, (int)f, (int)channel, bins, harness_tuning_text(ctx), i,
+              (long)i - (long)before, got[i], want[i]);
     clReleaseMemObject(sbuf);
     clReleaseMemObject(hbuf);
     free(src);
@@ -666,8 +666,8 @@ START_TEST(photos_red_threshold)
             harness_read(ctx, dbuf, 0, bytes, got);
             for (size_t i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++)
-                    ck_assert_msg(pg[c * n + i] == (float)got[i * bpp + c], "%s: planar and interleaved differ at %zu",
-                                  photos[k], i);
+                    CHECK(pg[c * n + i] == (float)got[i * bpp + c], "%s: planar and interleaved differ at %zu",
+                          photos[k], i);
             clReleaseMemObject(fbuf);
             clReleaseMemObject(gbuf);
             free(planes);
