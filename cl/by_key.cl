@@ -669,9 +669,8 @@ prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, con
  * run, and which serves exact operators too: it reads 128 of the 16- or
  * 24-byte records at once where the exact walk reads 16, and took int32
  * reduce by key and unique by key 5-8% faster on an H100 (BENCHMARKS.md). */
-DEFINE_LOOKBACK_GROUPED(runs_lookback, prefix, PREFIX_FOLD, make_prefix(NO_SEG, 0), DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE,
-                        1, RUNS_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
-                        const int mode)
+DEFINE_LOOKBACK_GROUPED(runs_lookback, prefix, PREFIX_FOLD, make_prefix(NO_SEG, 0), 1, RUNS_TILE_TOTAL,
+                        __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
 #define RUNS_PREFIX(t, total, buf) \
     runs_lookback_prefix(lookback, t, prefix_one_nan(total), stamp, &walk, buf, keys, values, n, mode)
 
@@ -686,9 +685,8 @@ DEFINE_LOOKBACK(scan_by_key_lookback, seg, SEG_COMBINE, NO_SEG, 16, !in_place, S
     scan_by_key_lookback_prefix(lookback, t, total, stamp, &walk, keys, values, n, values == dst)
 #define SEG_SLOTS WG /* scan by key's work-group scan */
 #else
-DEFINE_LOOKBACK_GROUPED(scan_by_key_lookback, seg, SEG_FOLD, NO_SEG, DEFINE_WG_EXCLUSIVE_SCAN_IN_PLACE, !in_place,
-                        SCAN_BY_KEY_TILE_TOTAL, __global const KEY_T *keys, __global const T *values, const ulong n,
-                        const int in_place)
+DEFINE_LOOKBACK_GROUPED(scan_by_key_lookback, seg, SEG_FOLD, NO_SEG, !in_place, SCAN_BY_KEY_TILE_TOTAL,
+                        __global const KEY_T *keys, __global const T *values, const ulong n, const int in_place)
 #define SCAN_BY_KEY_PREFIX(t, total, buf) \
     scan_by_key_lookback_prefix(lookback, t, seg_one_nan(total), stamp, &walk, buf, keys, values, n, values == dst)
 #define SEG_SLOTS (2 * WG) /* scan by key's work-group scan, then the grouped look-back's */

@@ -160,7 +160,7 @@ T tile_total_alone(__global const T *src, const ulong n, const uint u, __local T
 }
 #define SCAN_TILE_TOTAL(u, tmp) tile_total_alone(src, n, u, tmp)
 #endif
-DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, DEFINE_WG_EXCLUSIVE_SCAN, !in_place, SCAN_TILE_TOTAL,
+DEFINE_LOOKBACK_GROUPED(scan_lookback, T, SCAN_FOLD, IDENTITY, !in_place, SCAN_TILE_TOTAL,
                         __global const T *src, const ulong n, const int in_place)
 #define SCAN_PREFIX(t, total) \
     scan_lookback_prefix(lookback, t, ONE_NAN(total), stamp, &walk, sums, src, n, src == dst)

@@ -324,8 +324,20 @@ static int sum_ok(clprim_type t, elem got, long double exact, long double abs_su
         }                                                                                         \
     }
 
-#define DEFINE_ONE_SWEEP_SUM(NAME, R, TREE)                                                       \
+/* In place, the order-keeping pairwise tree over v[0, wg), as the work-group's
+ * (DEFINE_WG_REDUCE_IN_ORDER): returns the combination, left in v[0]. */
+#define DEFINE_TREE_REDUCE(NAME, R)                                                               \
+    static R NAME(R *v, size_t wg)                                                                \
+    {                                                                                             \
+        for (size_t stride = 1; stride < wg; stride <<= 1)                                        \
+            for (size_t i = 0; i + stride < wg; i += 2 * stride)                                  \
+                v[i] = v[i] + v[i + stride];                                                      \
+        return v[0];                                                                              \
+    }
+
+#define DEFINE_ONE_SWEEP_SUM(NAME, R, TREE, GROUP_TREE)                                           \
     DEFINE_TREE_SCAN(TREE, R)                                                                     \
+    DEFINE_TREE_REDUCE(GROUP_TREE, R)                                                             \
     static void NAME(int exclusive, size_t wg, size_t items, const R *src, R *dst, size_t n)      \
     {                                                                                             \
         const size_t tile = wg * items;                                                           \
@@ -350,14 +362,13 @@ static int sum_ok(clprim_type t, elem got, long double exact, long double abs_su
                 TREE(runs, spare, wg);                                                            \
                 total = runs[wg - 1];                                                             \
             }                                                                                     \
-            /* The group's tree: the totals before this tile, its own, then 0. */                 \
+            /* The group's tree: the totals before this tile, then 0. */                          \
             totals[r] = total;                                                                    \
             for (size_t l = 0; l < wg; l++)                                                       \
-                tree[l] = l <= r ? totals[l] : 0;                                                 \
-            TREE(tree, spare, wg);                                                                \
-            const R carry = group + (r > 0 ? tree[r - 1] : 0);                                    \
+                tree[l] = l < r ? totals[l] : 0;                                                  \
+            const R carry = group + GROUP_TREE(tree, wg);                                         \
             if (r == wg - 1)                                                                      \
-                group = group + tree[wg - 1];                                                     \
+                group = carry + total;                                                            \
             if (wg == 1) { /* scan_run: four elements a step, each put after the carry */         \
                 R run = src[base];                                                                \
                 dst[base] = exclusive ? carry : carry + run;                                      \
@@ -396,8 +407,8 @@ static int sum_ok(clprim_type t, elem got, long double exact, long double abs_su
         free(spare);                                                                              \
     }
 
-DEFINE_ONE_SWEEP_SUM(one_sweep_sum_float, float, tree_scan_float)
-DEFINE_ONE_SWEEP_SUM(one_sweep_sum_double, double, tree_scan_double)
+DEFINE_ONE_SWEEP_SUM(one_sweep_sum_float, float, tree_scan_float, tree_reduce_float)
+DEFINE_ONE_SWEEP_SUM(one_sweep_sum_double, double, tree_scan_double, tree_reduce_double)
 
 void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t tuning_wg, size_t tuning_items, const void *src,
                                   void *dst, size_t n)

@@ -43,8 +43,9 @@ void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, vo
  * (cl/scan.cl's scan_tiles over DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl):
  * the sweep's tiles (twice the tuning's, src/runtime/tuning.c, taken to fit
  * local memory), each work-item's items folded from 0, the work-group's
- * Hillis-Steele tree, groups of wg tiles combined by the same tree, and the
- * groups' prefixes one after another; wg == 1 is the CPU shape's loop. Every
+ * Hillis-Steele tree, the totals before a tile in its group of wg tiles
+ * combined by an order-keeping pairwise tree, and the groups' prefixes one
+ * after another; wg == 1 is the CPU shape's loop. Every
  * element is a grouping fixed by the tiles' numbers alone, so the device must
  * give exactly these bits, whatever order its work-groups run in (src without
  * NaN: the device makes every NaN one). */

@@ -28,6 +28,38 @@
         return result;                                               \
     }
 
+/* NAME(x, buf): the combination of every work-item's x in work-item order,
+ * returned to all of them, by a pairwise tree whose grouping WG alone fixes:
+ * each step combines neighbouring partial results, the left one first, so
+ * COMB need not commute. One barrier a step, where a scan takes one or two.
+ * NAME_alone(buf), for one work-item: the same combines over buf[0, WG) in
+ * the same grouping (so the same bits), left in buf[0] and returned. buf: WG
+ * slots, free again on return. */
+#define DEFINE_WG_REDUCE_IN_ORDER(NAME, V, COMB)                     \
+    V NAME(V x, __local V *buf)                                      \
+    {                                                                \
+        const uint lid = get_local_id(0);                            \
+        buf[lid] = x;                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                \
+        for (uint stride = 1; stride < WG; stride <<= 1) {           \
+            const uint i = 2 * stride * lid;                         \
+            if (i + stride < WG)                                     \
+                buf[i] = COMB(buf[i], buf[i + stride]);              \
+            barrier(CLK_LOCAL_MEM_FENCE);                            \
+        }                                                            \
+        const V result = buf[0];                                     \
+        barrier(CLK_LOCAL_MEM_FENCE); /* buf may be reused at once */ \
+        return result;                                               \
+    }                                                                \
+                                                                     \
+    V NAME##_alone(__local V *buf)                                   \
+    {                                                                \
+        for (uint stride = 1; stride < WG; stride <<= 1)             \
+            for (uint i = 0; i + stride < WG; i += 2 * stride)       \
+                buf[i] = COMB(buf[i], buf[i + stride]);              \
+        return buf[0];                                               \
+    }
+
 /* Slots of the scan's buffer: two halves, so that each step reads one and
  * writes the other, and needs one barrier, not two. */
 #define SCAN_SLOTS (2 * WG)
