@@ -408,7 +408,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
             const uint missing = s->missing[step % 3];                                              \
             stalls = missing < waiting ? 0 : stalls + 1;                                            \
             waiting = missing;                                                                      \
-            fallen = missing && LOOKBACK_FALLBACK && stalls > LOOKBACK_PATIENCE && (FALLS_BACK);    \
+            fallen = missing && stalls > LOOKBACK_PATIENCE && (FALLS_BACK);                         \
             /* One exit: with two, PoCL takes half as long again to build the kernel                \
              * (reduce by key's one-sweep kernel at wg=4: 3.4 s with one, 5.2 with two). */         \
             if (!missing || fallen)                                                                 \
@@ -431,7 +431,7 @@ uint lookback_tile(__global ulong *lookback, const ulong n, __local uint *slot, 
                                 y = TILE_TOTAL(u, tmp);                                             \
                             buf[w] = y;                                                             \
                         }                                                                           \
-                        /* P(h + 1) as group h's last tile makes it */                          \
+                        /* P(h + 1) as group h's last tile makes it */                              \
                         const V last = buf[WG - 1];                                                 \
                         buf[WG - 1] = (ID);                                                         \
                         p = COMB(COMB(p, NAME##_group_sum_alone(buf)), last);                       \
