@@ -357,6 +357,15 @@ inline uint tile_slot(uint k)
 #endif
 }
 
+/* The scan of the tile's digit counts: by warps (reduce_scan.cl) for the
+ * counting passes, but in steps where warps rank, whose sorts the scan by
+ * warps made 5-7% slower on an H200 (BENCHMARKS.md). */
+#ifdef WARP_RANKS
+#define digit_count_scan wg_exclusive_count_in_steps
+#else
+#define digit_count_scan wg_exclusive_count
+#endif
+
 /* Reads tile [base, base + valid) of src: into keys for the warps to rank
  * (the values come later, see scatter_ranked_tile), else into keys_l, values
  * (or their indices) along into vals_l; and
@@ -415,7 +424,7 @@ inline void load_and_count_digits(__global const key_t *src,
         for (uint w = 0; w < rows; w++)
             run += counts[w * RADIX + d];
     uint total;
-    uint at = wg_exclusive_count(run, sums, &total);
+    uint at = digit_count_scan(run, sums, &total);
     for (uint d = first; d < last; d++) {
         digit_first[d] = at;
         for (uint w = 0; w < rows; w++) {

@@ -72,12 +72,15 @@ struct clprim_context {
      * most N keys (at least a tile, at most 2^28, the bound without it), so
      * that small sorts run in several portions. */
     size_t sort_portion_keys;
-    /* $CLPRIM_TEST_WARP_RANKS=emulated: the radix sort ranks its tiles by
-     * warps on any device, their lanes emulated through local memory
-     * (cl/block/warp.cl); =on: by the device's warps for every key, 32-bit
-     * keys alone too; =off: by its counting passes, even where the device's
-     * warps serve; unset (or anything else): as the device's facts say. */
-    enum { WARP_RANKS_AS_DEVICE, WARP_RANKS_EMULATED, WARP_RANKS_ON, WARP_RANKS_OFF } warp_ranks_test;
+    /* $CLPRIM_TEST_WARPS=emulated: kernels use warps of 32 work-items on any
+     * device, their lanes emulated through local memory (cl/block/warp.cl);
+     * =off: no warps, even where the device's serve; unset (or anything
+     * else): the device's, where it has them (clprim_warps). */
+    enum { WARPS_AS_DEVICE, WARPS_EMULATED, WARPS_OFF } warps_test;
+    /* $CLPRIM_TEST_WARP_RANKS=on: where there are warps, the radix sort ranks
+     * every key type by them, 32-bit keys alone too; =off: by its counting
+     * passes; unset (or anything else): as radix_sort.c decides. */
+    enum { WARP_RANKS_AS_DEVICE, WARP_RANKS_ON, WARP_RANKS_OFF } warp_ranks_test;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */
@@ -238,6 +241,11 @@ int clprim_plain_status_words(const clprim_context *ctx);
 /* The radix sort's items a work-item, as a multiple of items_per_thread, for
  * the device class (src/algorithms/radix_sort.c). */
 size_t clprim_sort_items_times(const clprim_context *ctx);
+/* Warps of 32 work-items for kernels at work-groups of wg (cl/block/warp.cl):
+ * NO_WARPS, PTX_WARPS (NVIDIA's, compute capability 7.0 on) or
+ * EMULATED_WARPS (through local memory: $CLPRIM_TEST_WARPS). */
+enum { NO_WARPS, PTX_WARPS, EMULATED_WARPS };
+int clprim_warps(const clprim_context *ctx, size_t wg);
 /* Local memory the scan's kernels need at a shape (a padded tile, a slot a
  * work-item, eight bytes each). */
 cl_ulong clprim_local_bytes_needed(const clprim_tuning *t);

@@ -1,12 +1,13 @@
 /* Warps of 32 work-items that act together: which lanes hold the same value,
- * one lane's value to all, and the ordering of local memory among them. Two
- * builds of the same calls:
+ * one lane's value to all, a value from the lane a given distance below, and
+ * the ordering of local memory among them. The host builds with -DHAS_WARPS
+ * where they serve, in one of two builds of the same calls:
  *
  *   -DWARP_PTX   NVIDIA's inline PTX (match.any, shfl.sync, bar.warp.sync;
  *                compute capability 7.0 and later), where work-item l of a
  *                one-dimensional work-group is lane l % 32 of warp l / 32;
  *   otherwise    the same results through local memory and work-group
- *                barriers, on any device (the tests' CLPRIM_TEST_WARP_RANKS),
+ *                barriers, on any device (the tests' CLPRIM_TEST_WARPS),
  *                so that PoCL and oclgrind check the algorithms built on them.
  *
  * Every work-item of the work-group calls each of them together (the emulation
@@ -58,6 +59,15 @@ inline uint warp_broadcast(uint v, uint from, __local uint *scratch)
     return r;
 }
 
+/* The v of the lane `distance` below this one; a lane with none below keeps
+ * its own. */
+inline uint warp_shuffle_up(uint v, uint distance, __local uint *scratch)
+{
+    uint r;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(distance));
+    return r;
+}
+
 /* Local memory written by a lane before it, read by any lane after. */
 inline void warp_sync(void)
 {
@@ -84,6 +94,16 @@ inline uint warp_broadcast(uint v, uint from, __local uint *scratch)
     scratch[get_local_id(0)] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint r = scratch[warp_index() * WARP + from];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+inline uint warp_shuffle_up(uint v, uint distance, __local uint *scratch)
+{
+    const uint lid = get_local_id(0);
+    scratch[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint r = warp_lane() >= distance ? scratch[lid - distance] : v;
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
 }

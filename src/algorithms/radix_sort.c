@@ -17,10 +17,10 @@ static size_t key_bytes(clprim_type t)
     return clprim_type_info_of(t)->size;
 }
 
-/* How the sort's tiles are ranked (cl/radix_sort.cl): 0, by its counting
- * passes; 1, by warps through the device's PTX; 2, by warps emulated
- * ($CLPRIM_TEST_WARP_RANKS, which also turns them on or off). On the H200 at
- * 2^26 (BENCHMARKS.md) warps took 64-bit keys 9% less time than the counting
+/* Whether the sort's tiles are ranked by warps (cl/radix_sort.cl), where
+ * there are warps, rather than by its counting passes
+ * ($CLPRIM_TEST_WARP_RANKS turns them on or off). On the H200 at 2^26
+ * (BENCHMARKS.md) warps took 64-bit keys 9% less time than the counting
  * passes and pairs 11-18% less again once their values followed the keys
  * through the same local memory, but 32-bit keys alone 6% more at their best
  * shape: the counting passes' longer tile (24 items, 64 registers a
@@ -28,12 +28,9 @@ static size_t key_bytes(clprim_type t)
  * warps keep. */
 static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
 {
-    if (ctx->tuning.work_group_size % 32 != 0 || ctx->warp_ranks_test == WARP_RANKS_OFF)
+    if (clprim_warps(ctx, ctx->tuning.work_group_size) == NO_WARPS || ctx->warp_ranks_test == WARP_RANKS_OFF)
         return 0;
-    if (ctx->warp_ranks_test == WARP_RANKS_EMULATED)
-        return 2;
-    return ctx->has_warp_ptx &&
-           (ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8);
+    return ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8;
 }
 
 /* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep).
@@ -192,9 +189,8 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
     clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu",
                        clprim_type_info_of(spec->key_type)->name, spec->value_bytes, stage_keys(ctx, spec, shape));
-    const int warps = warp_ranks(ctx, spec);
-    if (warps)
-        clprim_options_add(&p->options, warps == 1 ? "-DWARP_RANKS -DWARP_PTX" : "-DWARP_RANKS");
+    if (warp_ranks(ctx, spec))
+        clprim_options_add(&p->options, "-DWARP_RANKS");
 }
 
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)

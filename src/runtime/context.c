@@ -225,12 +225,16 @@ static clprim_status finish_context(clprim_context *ctx)
     ctx->records_absent = lookback && !strcmp(lookback, "none");
     const char *portion = getenv("CLPRIM_TEST_SORT_PORTION");
     ctx->sort_portion_keys = portion ? (size_t)strtoull(portion, NULL, 10) : 0;
-    const char *warps = getenv("CLPRIM_TEST_WARP_RANKS");
-    ctx->warp_ranks_test = !warps                      ? WARP_RANKS_AS_DEVICE
-                           : !strcmp(warps, "emulated") ? WARP_RANKS_EMULATED
-                           : !strcmp(warps, "on")       ? WARP_RANKS_ON
-                           : !strcmp(warps, "off")      ? WARP_RANKS_OFF
-                                                        : WARP_RANKS_AS_DEVICE;
+    const char *warps = getenv("CLPRIM_TEST_WARPS");
+    ctx->warps_test = !warps                        ? WARPS_AS_DEVICE
+                      : !strcmp(warps, "emulated") ? WARPS_EMULATED
+                      : !strcmp(warps, "off")      ? WARPS_OFF
+                                                   : WARPS_AS_DEVICE;
+    const char *ranks = getenv("CLPRIM_TEST_WARP_RANKS");
+    ctx->warp_ranks_test = !ranks                  ? WARP_RANKS_AS_DEVICE
+                           : !strcmp(ranks, "on")  ? WARP_RANKS_ON
+                           : !strcmp(ranks, "off") ? WARP_RANKS_OFF
+                                                   : WARP_RANKS_AS_DEVICE;
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
         clprim_status s = clprim_parse_tuning(ctx, env, &ctx->default_tuning, &ctx->tuning);

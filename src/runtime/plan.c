@@ -76,6 +76,9 @@ void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const ch
         clprim_options_add(&p->options, "-DLOOKBACK_SPARSE");
     if (clprim_lookback_waits(ctx))
         clprim_options_add(&p->options, "-DLOOKBACK_WAITS"); /* cl/block/lookback.cl */
+    const int warps = clprim_warps(ctx, shape->work_group_size);
+    if (warps != NO_WARPS) /* cl/block/warp.cl */
+        clprim_options_add(&p->options, warps == PTX_WARPS ? "-DHAS_WARPS -DWARP_PTX" : "-DHAS_WARPS");
 }
 
 void clprim_program_end(clprim_program *p)

@@ -119,6 +119,15 @@ size_t clprim_sort_items_times(const clprim_context *ctx)
     return entry_for(ctx)->sort_items_times;
 }
 
+int clprim_warps(const clprim_context *ctx, size_t wg)
+{
+    if (wg % 32 != 0 || ctx->warps_test == WARPS_OFF)
+        return NO_WARPS;
+    if (ctx->warps_test == WARPS_EMULATED)
+        return EMULATED_WARPS;
+    return ctx->has_warp_ptx ? PTX_WARPS : NO_WARPS;
+}
+
 clprim_tuning clprim_default_tuning(const clprim_context *ctx)
 {
     const tuning_entry *e = entry_for(ctx);
