@@ -54,6 +54,12 @@ typedef uint value_t; /* keys alone: the value arguments are there, unused, so t
 #error "VALUE_BYTES is 0, 4 or 8"
 #endif
 
+/* Value i of the input: i itself where the values are the indices (no buffer). */
+inline value_t value_at(__global const value_t *vsrc, const int indices, const ulong i)
+{
+    return indices ? (value_t)i : vsrc[i];
+}
+
 #ifndef STAGE_KEYS
 #define STAGE_KEYS 0 /* keys the CPU shape's scatter stages per digit (src/algorithms/radix_sort.c) */
 #endif
@@ -399,7 +405,7 @@ inline void load_and_count_digits(__global const key_t *src,
         if (j < valid) {
             keys[k] = src[base + j];
 #ifndef WARP_RANKS
-            IF_VALUES(vals_l[PAD(j)] = indices ? (value_t)(base + j) : vsrc[base + j];)
+            IF_VALUES(vals_l[PAD(j)] = value_at(vsrc, indices, base + j);)
 #endif
         }
     }
@@ -575,7 +581,7 @@ inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t 
     for (uint k = 0; k < ITEMS; k++) {
         const uint j = tile_slot(k);
         if (j < valid)
-            vals[k] = indices ? (value_t)(base + j) : vsrc[base + j];
+            vals[k] = value_at(vsrc, indices, base + j);
     }
     uint digits[(ITEMS + 3) / 4]; /* 8 bits apiece */
     for (uint k = 0; k < ITEMS; k++) {
@@ -714,7 +720,7 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
         const uint d = digit_of(key, shift, mask, descending);
         const uint at = d * STAGE_KEYS + staged[d];
         stage[at] = key;
-        IF_VALUES(vstage[at] = indices ? (value_t)i : vsrc[i];)
+        IF_VALUES(vstage[at] = value_at(vsrc, indices, i);)
         if (++staged[d] == line_end[d]) {
             for (uint j = 0; j < staged[d]; j++)
                 STREAM_STORE(dst + next[d] + j, stage[d * STAGE_KEYS + j]);
@@ -736,7 +742,7 @@ void radix_scatter(__global const uint *routes, ulong route_index, KEY_BUFFERS, 
         const key_t key = src[i];
         const ulong to = next[digit_of(key, shift, mask, descending)]++;
         dst[to] = key;
-        IF_VALUES(vdst[to] = indices ? (value_t)i : vsrc[i];)
+        IF_VALUES(vdst[to] = value_at(vsrc, indices, i);)
     }
 #endif
 #else
@@ -898,7 +904,7 @@ void radix_copy_out(__global const uint *routes, ulong route_index, KEY_BUFFERS,
         __global value_t *dst = values_out + values_out_offset;
         const int indices = values_are_indices && at == FROM_INPUT;
         for (ulong i = begin; i < end; i += WG)
-            dst[i] = indices ? (value_t)i : src[i];
+            dst[i] = value_at(src, indices, i);
     }
 #endif
 }
