@@ -865,36 +865,46 @@ static clprim_status histogram_run(workload *w)
                             HISTOGRAM_BINS, w->out_buf, 0, 0, 0, NULL, NULL);
 }
 
-static void histogram_cpu(workload *w)
+/* A counting loop: elements [begin, end) of w counted into counts. */
+typedef void counting_loop(const workload *w, size_t begin, size_t end, cl_uint *counts);
+
+/* The most counts a histogram workload keeps: four channels of 256 bins. */
+#define MAX_COUNTS (4 * HISTOGRAM_BINS)
+
+/* The one-thread C loop: w->out_bytes of counts from zero over every element. */
+static void count_every_element(workload *w, counting_loop *loop)
+{
+    memset(w->expect, 0, w->out_bytes);
+    loop(w, 0, w->n, w->expect);
+}
+
+/* The OpenMP loop: private counts per thread, added up at the end. */
+static void count_every_element_openmp(workload *w, counting_loop *loop)
 {
     cl_uint *counts = w->expect;
+    const size_t bins = w->out_bytes / sizeof *counts;
+    memset(counts, 0, w->out_bytes);
+    _Pragma("omp parallel") {
+        cl_uint mine[MAX_COUNTS] = {0};
+        size_t begin, end;
+        thread_slice(w->n, &begin, &end);
+        loop(w, begin, end, mine);
+        _Pragma("omp critical") for (size_t b = 0; b < bins; b++) counts[b] += mine[b];
+    }
+}
+
+static void histogram_loop(const workload *w, size_t begin, size_t end, cl_uint *counts)
+{
     int floating = is_floating(w->type);
-    memset(counts, 0, HISTOGRAM_BINS * sizeof *counts);
     FOR_EACH_TYPE(w->type, {
         const T *x = w->in;
-        for (size_t i = 0; i < w->n; i++)
+        for (size_t i = begin; i < end; i++)
             counts[floating ? (size_t)((double)x[i] * HISTOGRAM_BINS) : (size_t)x[i]]++;
     })
 }
 
-/* Private counts per thread, added up at the end. */
-static void histogram_openmp(workload *w)
-{
-    cl_uint *counts = w->expect;
-    int floating = is_floating(w->type);
-    memset(counts, 0, HISTOGRAM_BINS * sizeof *counts);
-    FOR_EACH_TYPE(w->type, {
-        const T *x = w->in;
-        _Pragma("omp parallel") {
-            cl_uint mine[HISTOGRAM_BINS] = {0};
-            size_t begin, end;
-            thread_slice(w->n, &begin, &end);
-            for (size_t i = begin; i < end; i++)
-                mine[floating ? (size_t)((double)x[i] * HISTOGRAM_BINS) : (size_t)x[i]]++;
-            _Pragma("omp critical") for (size_t b = 0; b < HISTOGRAM_BINS; b++) counts[b] += mine[b];
-        }
-    })
-}
+static void histogram_cpu(workload *w) { count_every_element(w, histogram_loop); }
+static void histogram_openmp(workload *w) { count_every_element_openmp(w, histogram_loop); }
 
 static const workload_kind histogram_256 = {"histogram",        histogram_prepare, histogram_run,   histogram_cpu,
                                             whole_output_check, in_bytes,          NULL,            histogram_openmp,
@@ -974,30 +984,20 @@ static void rgba_loop(const workload *w, size_t channels, unsigned shift, size_t
             counts[c * (HISTOGRAM_BINS >> shift) + (p[RGBA_CHANNELS * i + c] >> shift)]++;
 }
 
-static void rgba_cpu(workload *w, size_t channels, unsigned shift)
+static void rgba_all_loop(const workload *w, size_t begin, size_t end, cl_uint *counts)
 {
-    memset(w->expect, 0, w->out_bytes);
-    rgba_loop(w, channels, shift, 0, w->n, w->expect);
+    rgba_loop(w, RGBA_CHANNELS, 0, begin, end, counts);
 }
 
-/* Private counts per thread, added up at the end. */
-static void rgba_openmp(workload *w, size_t channels, unsigned shift)
+static void rgb_range_loop(const workload *w, size_t begin, size_t end, cl_uint *counts)
 {
-    cl_uint *counts = w->expect;
-    memset(counts, 0, w->out_bytes);
-    _Pragma("omp parallel") {
-        cl_uint mine[RGBA_CHANNELS * HISTOGRAM_BINS] = {0};
-        size_t begin, end;
-        thread_slice(w->n, &begin, &end);
-        rgba_loop(w, channels, shift, begin, end, mine);
-        _Pragma("omp critical") for (size_t b = 0; b < w->out_bytes / sizeof *counts; b++) counts[b] += mine[b];
-    }
+    rgba_loop(w, 3, 2, begin, end, counts);
 }
 
-static void histogram_rgba_cpu(workload *w) { rgba_cpu(w, RGBA_CHANNELS, 0); }
-static void histogram_rgba_openmp(workload *w) { rgba_openmp(w, RGBA_CHANNELS, 0); }
-static void histogram_rgb_range_cpu(workload *w) { rgba_cpu(w, 3, 2); }
-static void histogram_rgb_range_openmp(workload *w) { rgba_openmp(w, 3, 2); }
+static void histogram_rgba_cpu(workload *w) { count_every_element(w, rgba_all_loop); }
+static void histogram_rgba_openmp(workload *w) { count_every_element_openmp(w, rgba_all_loop); }
+static void histogram_rgb_range_cpu(workload *w) { count_every_element(w, rgb_range_loop); }
+static void histogram_rgb_range_openmp(workload *w) { count_every_element_openmp(w, rgb_range_loop); }
 
 static const workload_kind histogram_rgba = {"histogram-rgba",   histogram_rgba_prepare, histogram_rgba_run,
                                              histogram_rgba_cpu, whole_output_check,     in_bytes,
@@ -1039,50 +1039,30 @@ static clprim_status histogram_range_run(workload *w)
                                   NULL, NULL);
 }
 
-/* x[begin, end) counted into counts[RANGE_BINS] over the edges e: the last
- * edge not above x, by bisection, for x within [e[0], e[RANGE_BINS]). */
-#define COUNT_BETWEEN_EDGES(T, x, begin, end, e, counts)            \
-    for (size_t i = (begin); i < (end); i++) {                      \
-        const T v = (x)[i];                                         \
-        if (!(v >= (e)[0] && v < (e)[RANGE_BINS]))                  \
-            continue;                                               \
-        size_t low = 0, high = RANGE_BINS;                          \
-        while (high - low > 1) {                                    \
-            const size_t mid = (low + high) / 2;                    \
-            if ((e)[mid] <= v)                                      \
-                low = mid;                                          \
-            else                                                    \
-                high = mid;                                         \
-        }                                                           \
-        (counts)[low]++;                                            \
-    }
-
-static void histogram_range_cpu(workload *w)
+/* The last edge not above x, by bisection, for x within [e[0],
+ * e[RANGE_BINS]). */
+static void histogram_range_loop(const workload *w, size_t begin, size_t end, cl_uint *counts)
 {
-    cl_uint *counts = w->expect;
-    memset(counts, 0, w->out_bytes);
     FOR_EACH_TYPE(w->type, {
-        const T *e = w->scratch;
-        COUNT_BETWEEN_EDGES(T, (const T *)w->in, 0, w->n, e, counts);
-    })
-}
-
-/* Private counts per thread, added up at the end. */
-static void histogram_range_openmp(workload *w)
-{
-    cl_uint *counts = w->expect;
-    memset(counts, 0, w->out_bytes);
-    FOR_EACH_TYPE(w->type, {
-        const T *e = w->scratch;
-        _Pragma("omp parallel") {
-            cl_uint mine[RANGE_BINS] = {0};
-            size_t begin, end;
-            thread_slice(w->n, &begin, &end);
-            COUNT_BETWEEN_EDGES(T, (const T *)w->in, begin, end, e, mine);
-            _Pragma("omp critical") for (size_t b = 0; b < RANGE_BINS; b++) counts[b] += mine[b];
+        const T *x = w->in, *e = w->scratch;
+        for (size_t i = begin; i < end; i++) {
+            if (!(x[i] >= e[0] && x[i] < e[RANGE_BINS]))
+                continue;
+            size_t low = 0, high = RANGE_BINS;
+            while (high - low > 1) {
+                const size_t mid = (low + high) / 2;
+                if (e[mid] <= x[i])
+                    low = mid;
+                else
+                    high = mid;
+            }
+            counts[low]++;
         }
     })
 }
+
+static void histogram_range_cpu(workload *w) { count_every_element(w, histogram_range_loop); }
+static void histogram_range_openmp(workload *w) { count_every_element_openmp(w, histogram_range_loop); }
 
 static int histogram_range_check(workload *w, char *why, size_t size)
 {
