@@ -531,10 +531,12 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
 #endif
 
 #if defined(STATUS_STORE64) && !defined(SECOND_KIND) /* a three-way partition runs multi-pass */
-/* The one-sweep form keeps a bit per element, not the element: elements
- * wait in the staged tile, and the tile's output order (order[place] = an
- * element's index in the tile) is built before the look-back, which it does
- * not need. Holding the elements in registers (judge_items) took this kernel
+/* The one-sweep form keeps a bit per element, not the element: the tile's
+ * output order (order[place] = an element's index in the tile) is built
+ * before the look-back, which it does not need, in the staged tile's local
+ * memory, and the kept elements are read again from src to be written (2^26
+ * int32 on an H200: as fast as keeping the tile; flagged compaction, which
+ * then stages nothing, 6% faster). Holding the elements in registers (judge_items) took this kernel
  * to 96 registers on the H100 and 11% more time at 2^26 int32. Partitions
  * keep them: placing their parts by judging each element again took
  * scatter_chunks from 124 to 163 registers and a partition 1.6 times as long. */
@@ -548,6 +550,12 @@ typedef ushort tile_index;
 #else
 typedef uint tile_index;
 #endif
+/* The one-sweep tile's local array: the staged tile, then its output order. */
+#define KEPT_STAGE_BYTES                                                                             \
+    (PADDED_TILE * sizeof(T) > TILE * sizeof(tile_index) ? PADDED_TILE * sizeof(T) : TILE * sizeof(tile_index))
+/* Kept elements a work-item reads before it writes them: a load then its
+ * store, one at a time, made 2^26 int32 8% slower on an H200, flagged 33%. */
+#define GATHER 8
 
 #if KEEP_KIND == PREDICATE_FLAGGED && ITEMS % 16 == 0
 /* A work-item's ITEMS flags from flags[i] (16-byte aligned) as bits, read 16
@@ -573,14 +581,17 @@ item_bits flag_bits(__global const uchar *flags, const ulong i)
 #define FLAGS_IN_WORDS 0
 #endif
 
-/* A tile of src[base, end) staged in local memory with a coalesced load;
- * bit k of *kept is set when this work-item's element k (of its ITEMS
- * consecutive ones) is kept. Returns how many are. */
+/* Bit k of *kept is set when this work-item's element k (of its ITEMS
+ * consecutive ones) of src[base, end) is kept; a predicate on the elements
+ * judges them from the tile, staged in local memory with a coalesced load
+ * (flags alone read no element). Returns how many are kept. */
 uint judge_kept(__global const T *src, __global const uchar *flags, const T value, const ulong base, const ulong end,
                 __local T *tile, item_bits *kept)
 {
-    load_tile(src, base, end, tile, (T)0);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    if (KEEP_KIND != PREDICATE_FLAGGED) {
+        load_tile(src, base, end, tile, (T)0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
     item_bits bits = 0;
     uint count = 0;
 #if FLAGS_IN_WORDS
@@ -652,17 +663,32 @@ void compact_tiles(__global const T *src, ulong src_offset, __global const uchar
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk, src, flags, value, n);
     compact_run(src, flags, value, dst, base, end, out);
 #else
-    __local T tile[PADDED_TILE];
+    /* One local array holds the staged tile, then the tile's output order:
+     * the count scan's barrier follows every read of the tile. The kept
+     * elements are read again from src (in the cache) to be written. */
+    __local ulong stage[(KEPT_STAGE_BYTES + 7) / 8];
     __local uint sums[SCAN_SLOTS];
-    __local tile_index order[TILE];
+    __local tile_index *order = (__local tile_index *)stage;
     item_bits kept;
     uint total;
-    const uint at = wg_exclusive_count(judge_kept(src, flags, value, base, end, tile, &kept), sums, &total);
+    const uint at =
+        wg_exclusive_count(judge_kept(src, flags, value, base, end, (__local T *)stage, &kept), sums, &total);
     order_kept(order, kept, at);
     const ulong out = kept_lookback_prefix(lookback, t, total, stamp, &walk, src, flags, value, n);
     barrier(CLK_LOCAL_MEM_FENCE); /* the order is complete */
-    for (uint j = lid; j < total; j += WG)
-        dst[out + j] = tile[PAD(order[j])];
+    for (uint first = 0; first < total; first += GATHER * WG) {
+        T x[GATHER]; /* loaded together, then stored */
+        for (uint g = 0; g < GATHER; g++) {
+            const uint j = first + g * WG + lid;
+            if (j < total)
+                x[g] = src[base + order[j]];
+        }
+        for (uint g = 0; g < GATHER; g++) {
+            const uint j = first + g * WG + lid;
+            if (j < total)
+                dst[out + j] = x[g];
+        }
+    }
 #endif
     if (write_count && lid == 0 && t == get_num_groups(0) - 1)
         count_out[count_offset] = out + total;

@@ -95,12 +95,12 @@ static clprim_status check_predicate(clprim_context *ctx, const char *name, cons
 }
 
 /* Local memory of cl/compact.cl's kernels at a shape: the scan's (a padded
- * tile of the widest element and its slots), the one-sweep tile's output
- * order (two bytes an element, four past 65536) and the look-back's scratch. */
+ * tile of the widest element and its slots; the one-sweep tile's output
+ * order, four bytes an element at most, takes the tile's place) and the
+ * look-back's scratch. */
 static cl_ulong compact_local_bytes(const clprim_tuning *t)
 {
-    const cl_ulong tile = (cl_ulong)t->work_group_size * t->items_per_thread;
-    return clprim_local_bytes_needed(t) + tile * (tile > 65536 ? 4 : 2) + CLPRIM_LOOKBACK_LOCAL_BYTES;
+    return clprim_local_bytes_needed(t) + CLPRIM_LOOKBACK_LOCAL_BYTES;
 }
 
 /* A shape the kernels take: the one-sweep form keeps a bit per element of a
