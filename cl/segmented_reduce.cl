@@ -88,12 +88,15 @@ ACC fold_run(__global const T *src, ulong from, const ulong to, ACC acc)
 #else
 #if ACC_COMMUTES
     if (from + 16 <= to) {
-        ACC lane[8];
+        ACC lane[8]; /* in registers: see fold_chunk (cl/reduce.cl) */
+#pragma unroll
         for (uint k = 0; k < 8; k++)
             lane[k] = ACC_IDENTITY;
         for (; from + 8 <= to; from += 8)
+#pragma unroll
             for (uint k = 0; k < 8; k++)
                 lane[k] = ACC_COMBINE(lane[k], LIFT(src[from + k], from + k));
+#pragma unroll
         for (uint k = 0; k < 8; k++)
             acc = ACC_COMBINE(acc, lane[k]);
     }
