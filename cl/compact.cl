@@ -489,12 +489,25 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* No early exit within the span: its loads are in flight at once, and
-         * on the CPU shape the loop vectorizes as a min-reduction. */
+         * on the CPU shape eight lanes of minima, unrolled, vectorize (PoCL 5.0
+         * kept one running minimum scalar: 2^24 int32 on 16 cores, 2.7-3.2 to
+         * 1.4-1.5 ms). */
         uint mine = FIND_SPAN;
         if (!stop) {
 #if WG == 1
             const uint count = (uint)min((ulong)FIND_SPAN, end - base);
-            for (uint j = 0; j < count; j++)
+            uint lane[8], j = 0;
+#pragma unroll
+            for (uint k = 0; k < 8; k++)
+                lane[k] = FIND_SPAN;
+            for (; j + 8 <= count; j += 8)
+#pragma unroll
+                for (uint k = 0; k < 8; k++)
+                    lane[k] = min(lane[k], KEEP(src[base + j + k], base + j + k) ? j + k : (uint)FIND_SPAN);
+#pragma unroll
+            for (uint k = 0; k < 8; k++)
+                mine = min(mine, lane[k]);
+            for (; j < count; j++)
                 mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)FIND_SPAN);
 #else
             for (uint t = 0; t < FIND_TILES; t++) {

@@ -445,7 +445,8 @@ START_TEST(find_if_places)
                 for (size_t i = 0; i < offset + n + 1; i++)
                     x[i] = (int32_t)(harness_rand(&rng) % 1000);
                 x[offset + n] = target; /* just past the range: never found */
-                const size_t places[] = {0, n - 1, tile - 1, tile, n / 2, n};
+                /* 0 to 7: each lane of the CPU shape's first; n: none */
+                const size_t places[] = {0, 1, 2, 3, 4, 5, 6, 7, n - 1, tile - 1, tile, n / 2, n};
                 for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
                     const size_t at = places[p];
                     if (n == 0 && at != n)
