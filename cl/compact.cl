@@ -489,26 +489,17 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* No early exit within the span: its loads are in flight at once, and
-         * on the CPU shape eight lanes of minima, unrolled, vectorize (PoCL 5.0
-         * kept one running minimum scalar: 2^24 int32 on 16 cores, 2.7-3.2 to
-         * 1.4-1.5 ms). */
+         * on the CPU shape its minimum vectorizes in lanes. */
         uint mine = FIND_SPAN;
         if (!stop) {
 #if WG == 1
+#define FOUND_AT(j) (KEEP(src[base + (j)], base + (j)) ? (j) : (uint)FIND_SPAN)
             const uint count = (uint)min((ulong)FIND_SPAN, end - base);
-            uint lane[8], j = 0;
-#pragma unroll
-            for (uint k = 0; k < 8; k++)
-                lane[k] = FIND_SPAN;
-            for (; j + 8 <= count; j += 8)
-#pragma unroll
-                for (uint k = 0; k < 8; k++)
-                    lane[k] = min(lane[k], KEEP(src[base + j + k], base + j + k) ? j + k : (uint)FIND_SPAN);
-#pragma unroll
-            for (uint k = 0; k < 8; k++)
-                mine = min(mine, lane[k]);
+            uint j = 0;
+            FOLD_IN_EIGHT_LANES(uint, FIND_SPAN, min, FOUND_AT, mine, j, count);
             for (; j < count; j++)
-                mine = min(mine, KEEP(src[base + j], base + j) ? j : (uint)FIND_SPAN);
+                mine = min(mine, FOUND_AT(j));
+#undef FOUND_AT
 #else
             for (uint t = 0; t < FIND_TILES; t++) {
                 if (base + (t + 1) * TILE <= end) { /* a whole tile: its ITEMS loads issue together */

@@ -87,21 +87,8 @@ T fold_chunk(INPUT_PARAMS, const ulong n, const ulong chunk, __local T *buf, __l
     }
 #elif WG == 1
     /* The CPU shape: eight independent lanes let the compiler use vector adds
-     * without reassociating any one lane (floats stay deterministic). Their
-     * loops unrolled, so that the lanes stay in registers: PoCL 5.0 kept them
-     * in memory (2^26 int32 on 16 cores: reduce 4.44 to 3.71 ms, transform-
-     * reduce 5.44 to 4.23). */
-    T lane[8];
-#pragma unroll
-    for (uint k = 0; k < 8; k++)
-        lane[k] = IDENTITY;
-    for (; base + 8 <= end; base += 8)
-#pragma unroll
-        for (uint k = 0; k < 8; k++)
-            lane[k] = COMBINE(lane[k], INPUT(base + k));
-#pragma unroll
-    for (uint k = 0; k < 8; k++)
-        acc = COMBINE(acc, lane[k]);
+     * without reassociating any one lane (floats stay deterministic). */
+    FOLD_IN_EIGHT_LANES(T, IDENTITY, COMBINE, INPUT, acc, base, end);
     for (; base < end; base++)
         acc = COMBINE(acc, INPUT(base));
 #else

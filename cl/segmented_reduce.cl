@@ -87,19 +87,10 @@ ACC fold_run(__global const T *src, ulong from, const ulong to, ACC acc)
     return acc;
 #else
 #if ACC_COMMUTES
-    if (from + 16 <= to) {
-        ACC lane[8]; /* in registers: see fold_chunk (cl/reduce.cl) */
-#pragma unroll
-        for (uint k = 0; k < 8; k++)
-            lane[k] = ACC_IDENTITY;
-        for (; from + 8 <= to; from += 8)
-#pragma unroll
-            for (uint k = 0; k < 8; k++)
-                lane[k] = ACC_COMBINE(lane[k], LIFT(src[from + k], from + k));
-#pragma unroll
-        for (uint k = 0; k < 8; k++)
-            acc = ACC_COMBINE(acc, lane[k]);
-    }
+#define LIFT_AT(i) LIFT(src[i], i)
+    if (from + 16 <= to)
+        FOLD_IN_EIGHT_LANES(ACC, ACC_IDENTITY, ACC_COMBINE, LIFT_AT, acc, from, to);
+#undef LIFT_AT
 #endif
     for (; from < to; from++)
         acc = ACC_COMBINE(acc, LIFT(src[from], from));

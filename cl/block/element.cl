@@ -32,6 +32,24 @@
 #define FOR_EACH_INDEX(i, n) for (ulong i = get_global_id(0); i < (n); i += get_global_size(0))
 #endif
 
+/* For the CPU shape's loops: acc combined by COMB (commutative, identity ID,
+ * values of V) with ELEMENT(i) for i from `i` on while eight more fit before
+ * `end`, in eight lanes of every eighth element, each lane in order, so that
+ * no combine waits for the one before and the compiler can use vector
+ * operations; i is left at the first element not combined. The lanes' loops
+ * are unrolled, which keeps the lanes in registers: PoCL 5.0 unrolls none of
+ * them itself and kept the lanes in memory (2^26 int32 on 16 cores: reduce
+ * 4.44 to 3.71 ms, transform-reduce 5.44 to 4.23, find-if 5.68 to 4.97). */
+#define FOLD_IN_EIGHT_LANES(V, ID, COMB, ELEMENT, acc, i, end)                                 \
+    do {                                                                                       \
+        V lane_[8];                                                                            \
+        _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++) lane_[k_] = (ID);                    \
+        for (; (i) + 8 <= (end); (i) += 8)                                                     \
+            _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++) lane_[k_] =                      \
+                COMB(lane_[k_], ELEMENT((i) + k_));                                            \
+        _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++)(acc) = COMB((acc), lane_[k_]);       \
+    } while (0)
+
 /* One spare slot every 32 elements keeps a work-item's run of ITEMS consecutive
  * local elements in distinct banks when a tile is read row by row. */
 #define PAD(i) ((i) + (i) / 32)
