@@ -110,9 +110,15 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
      * is its bin, and (uint)x is bins or more outside [0, bins), a negative x
      * of 32 bits or fewer converting to 2^31 or more (bins <= 2^31). One
      * minimum an element where short_bin takes four operations: 2^24 int32 on
-     * one core 7.9 to 5.2 ms. */
+     * one core 7.9 to 5.2 ms. Eight a step, unrolled: 2^24 int32 on two
+     * cores 5.5-7.3 to 4.5-5.0 ms. */
     if (stride == 1 && first_bin == 0 && local_bins == bins && lo_bits == 0 && divide == HIST_DIVIDE_SHIFT) {
-        for (ulong i = begin; i < end; i++)
+        ulong i = begin;
+        for (; i + 8 <= end; i += 8)
+#pragma unroll
+            for (uint k = 0; k < 8; k++)
+                h[min((uint)src[i + k], bins)]++;
+        for (; i < end; i++)
             h[min((uint)src[i], bins)]++;
     } else
 #endif
