@@ -540,10 +540,11 @@ void find_first_chunks(__global const T *src, ulong src_offset, __global const u
  * before the look-back, which it does not need, in the staged tile's local
  * memory, and the kept elements are read again from src to be written (2^26
  * int32 on an H200: as fast as keeping the tile; flagged compaction, which
- * then stages nothing, 6% faster). Holding the elements in registers (judge_items) took this kernel
- * to 96 registers on the H100 and 11% more time at 2^26 int32. Partitions
- * keep them: placing their parts by judging each element again took
- * scatter_chunks from 124 to 163 registers and a partition 1.6 times as long. */
+ * then stages nothing, 6% faster). Holding the elements in registers
+ * (judge_items) took this kernel to 96 registers on the H100 and 11% more
+ * time at 2^26 int32. Partitions keep them: placing their parts by judging
+ * each element again took scatter_chunks from 124 to 163 registers and a
+ * partition 1.6 times as long. */
 #if ITEMS <= 32
 typedef uint item_bits;
 #else

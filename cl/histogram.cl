@@ -102,16 +102,17 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #if WG == 1
-    /* The CPU shape: one work-item owns the group's counts, and no branch: an element outside the window counts in the spare slot
-     * h[local_bins], which is never merged. */
+    /* The CPU shape: one work-item owns the group's counts, and no branch: an
+     * element outside the window counts in the spare slot h[local_bins],
+     * which is never merged. */
 #if !defined(T_IS_FLOAT) && CLPRIM_FIELD(TYPE, BYTES) <= 4
     /* Bins one value wide from 0 (bytes, labels: lo_bits 0 and no shift make
      * lo 0, as the host launches only windows that meet the type): the value
      * is its bin, and (uint)x is bins or more outside [0, bins), a negative x
      * of 32 bits or fewer converting to 2^31 or more (bins <= 2^31). One
      * minimum an element where short_bin takes four operations: 2^24 int32 on
-     * one core 7.9 to 5.2 ms. Eight a step, unrolled: 2^24 int32 on two
-     * cores 5.5-7.3 to 4.5-5.0 ms. */
+     * one core 7.9 to 5.2 ms. Eight a step, unrolled, so that the loop's own
+     * test comes once in eight: 2^24 int32 on two cores 5.5-7.3 to 4.5-5.0 ms. */
     if (stride == 1 && first_bin == 0 && local_bins == bins && lo_bits == 0 && divide == HIST_DIVIDE_SHIFT) {
         ulong i = begin;
         for (; i + 8 <= end; i += 8)
@@ -126,8 +127,8 @@ void histogram_local(__global const T *src, ulong src_offset, ulong stride, ulon
         /* Sixteen bins computed together, then counted: the bins' arithmetic
          * vectorizes, the counts cannot (2^24 floats on one core, 38 to 29 ms).
          * Floats in vector types, which every compiler keeps in vectors (PoCL
-         * 5.0 made the scalar form's loop scalar: 2^24 floats on 16 cores, 3.1-3.6
-         * to 2.3-2.4 ms). */
+         * 5.0 compiled the integers' form below as a scalar loop: 2^24 floats
+         * on 16 cores, 3.1-3.6 to 2.3-2.4 ms). */
         ulong i = begin;
 #ifdef T_IS_FLOAT
         for (; i + 16 <= end; i += 16) {

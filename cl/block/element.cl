@@ -47,7 +47,7 @@
         for (; (i) + 8 <= (end); (i) += 8)                                                     \
             _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++) lane_[k_] =                      \
                 COMB(lane_[k_], ELEMENT((i) + k_));                                            \
-        _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++)(acc) = COMB((acc), lane_[k_]);       \
+        _Pragma("unroll") for (uint k_ = 0; k_ < 8; k_++) (acc) = COMB((acc), lane_[k_]);      \
     } while (0)
 
 /* One spare slot every 32 elements keeps a work-item's run of ITEMS consecutive
