@@ -472,7 +472,8 @@ void runs_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T
     for (ulong base = begin; base < end; base += TILE) {
         part total;
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
-        acc = prefix_combine(acc, make_prefix(part_seg(total), part_count(total))); /* the scan's barriers free the stage */
+        /* the scan's barriers free the stage */
+        acc = prefix_combine(acc, make_prefix(part_seg(total), part_count(total)));
     }
 #endif
     if (get_local_id(0) == 0) {

@@ -629,7 +629,8 @@ inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t 
     __global value_t *values_in, ulong values_in_offset, __global value_t *values_out,                      \
         ulong values_out_offset, __global value_t *values_tmp, ulong values_tmp_offset, int values_are_indices
 
-#define PICK_KEYS(which) pick_keys((which), keys_in + keys_in_offset, keys_out + keys_out_offset, keys_tmp + keys_tmp_offset)
+#define PICK_KEYS(which) \
+    pick_keys((which), keys_in + keys_in_offset, keys_out + keys_out_offset, keys_tmp + keys_tmp_offset)
 #define PICK_VALUES(which)                                                                       \
     pick_values((which), values_in + values_in_offset, values_out + values_out_offset,           \
                 values_tmp + values_tmp_offset)
@@ -640,8 +641,8 @@ inline void scatter_ranked_tile(__global key_t *dst, IF_VALUES(__global value_t 
  * into counts[d * groups + g] (digit-major, so that one exclusive scan of the
  * counts gives every group's place for every digit). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ulong n, ulong chunk, uint shift, uint mask,
-                 uint descending, __global ulong *counts, ulong counts_offset)
+void radix_count(__global const uint *routes, ulong route_index, KEY_BUFFERS, ulong n, ulong chunk, uint shift,
+                 uint mask, uint descending, __global ulong *counts, ulong counts_offset)
 {
     const uint r = routes[route_index];
     __local uint hist[RADIX];

@@ -81,12 +81,13 @@
 /* ---- Records of one value per tile (scan, compaction, the by-key calls) ----
  * The host keeps one buffer per context (fill_words clears a new one): word 0
  * holds the tile counter (its low 32 bits), word 1 the count of finished
- * work-groups (block/last_group.cl), then from word 2 (16-byte aligned) each tile's record of one 64-bit word per 32 bits of
- * the value (RECORD_WORDS). Each word carries a header in its high half, the
- * launch's stamp (30 bits) and a flag, so that records of earlier launches
- * read as "nothing yet" and the buffer is never cleared between launches; a
- * value of more than 32 bits spans several words, read as one value only when
- * every header agrees. Values of more than 8 bytes take a multiple of 8. */
+ * work-groups (block/last_group.cl), then from word 2 (16-byte aligned) each
+ * tile's record of one 64-bit word per 32 bits of the value (RECORD_WORDS).
+ * Each word carries a header in its high half, the launch's stamp (30 bits)
+ * and a flag, so that records of earlier launches read as "nothing yet" and
+ * the buffer is never cleared between launches; a value of more than 32 bits
+ * spans several words, read as one value only when every header agrees.
+ * Values of more than 8 bytes take a multiple of 8. */
 #define RECORD_WORDS(V) ((sizeof(V) + 3) / 4)
 
 /* A record of `words` words at p into word[]: with plain words, two words at
