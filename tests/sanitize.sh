@@ -1,12 +1,7 @@
 #!/bin/sh
 # Builds the project with AddressSanitizer and UndefinedBehaviorSanitizer in a
-# folder of its own, and runs Check suites there. Each test runs in its own
-# forked process, as in the plain run, and LeakSanitizer reports as that process
-# exits, so a leak fails the test that made it ("Early exit", the report above).
-# Forked, the suites also find the kernels the plain run left in PoCL's cache: a
-# suite run in one process (CK_FORK=no) builds programs PoCL keys apart from
-# them (the compaction suite's correctness tests: 487 work-group functions
-# forked, 282 more in one process).
+# folder of its own, and runs Check suites there in one process each (CK_FORK=no)
+# so that LeakSanitizer reports at exit.
 #   sanitize.sh SOURCE_ROOT BUILD_DIR LSAN_SUPPRESSIONS SUITE...
 set -eu
 src=$1
@@ -39,7 +34,7 @@ done
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:use_sigaltstack=0"
 export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-export CK_FORK=yes # each test in a process of its own (above), whatever the caller set
+export CK_FORK=no
 
 # One suite, its report in $build.SUITE.log. LeakSanitizer's tracer sometimes
 # crashes while it stops PoCL's worker threads at exit ("LeakSanitizer has

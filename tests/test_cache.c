@@ -854,10 +854,10 @@ static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
     /* The warm-up first: it wants PoCL's own cache on, and PoCL reads
-     * $POCL_KERNEL_CACHE once a process, at the first OpenCL call. Run with
-     * CK_FORK=no every test shares one process, and after a disk test PoCL
-     * would compile the warm-up's 100-odd programs from scratch (70 s under
-     * ASan, 9 s from PoCL's cache). */
+     * $POCL_KERNEL_CACHE once a process, at the first OpenCL call. With
+     * CK_FORK=no (tests/sanitize.sh) every test shares one process, and
+     * after a disk test PoCL would compile the warm-up's 100-odd programs
+     * from scratch (70 s under ASan, 9 s from PoCL's cache). */
     TCase *warm = tcase_create("warm-up");
     tcase_set_timeout(warm, 900);
     tcase_add_test(warm, every_primitive_has_a_workload);
