@@ -88,6 +88,10 @@ struct clprim_context {
     clprim_program_entry *programs; /* built programs, by (file, options) */
     unsigned programs_compiled;     /* built from source in this context */
     unsigned programs_loaded;       /* taken from the disk cache */
+    /* Added to every clBuildProgram of this context after its options; set only
+     * by the test harness (a shape's programs are always built alike, so the
+     * programs stay keyed by their options alone). */
+    char extra_build_options[64];
     char cache_note[4400];          /* why the disk cache was last not used; "" when it was */
 
     cl_mem scratch; /* reused between calls; grows, never shrinks */

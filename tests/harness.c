@@ -75,29 +75,16 @@ static clprim_form test_form(void)
  * around every stretch between barriers, at 5 to 20 times the default shape's
  * cost, which was most of a cold test run; without its optimizer the same
  * kernels build 3 to 4 times faster. So on a CPU device the suites build those
- * shapes with -cl-opt-disable (PoCL adds $POCL_EXTRA_BUILD_FLAGS to every
- * clBuildProgram and keys its cache on them), after the caller's own flags.
- * The default shape keeps the optimizer, as users build it, and so does every
- * shape of the shapes suite (its clprim_set_tuning calls come through here
- * not at all). Called whenever the harness sets a context's shape. */
-static void build_flags_for_shape(const clprim_context *ctx)
+ * shapes with -cl-opt-disable, through the context's own build options:
+ * $POCL_EXTRA_BUILD_FLAGS cannot serve, as PoCL keeps the first non-empty
+ * value it reads for the rest of the process. The default shape keeps the
+ * optimizer, as users build it, and so does every shape of the shapes suite
+ * (its clprim_set_tuning calls come through here not at all). Called whenever
+ * the harness sets a context's shape. */
+static void build_flags_for_shape(clprim_context *ctx)
 {
-    static int read_callers;
-    static char *callers; /* the caller's $POCL_EXTRA_BUILD_FLAGS, or NULL */
-    if (!read_callers) {
-        const char *v = getenv("POCL_EXTRA_BUILD_FLAGS");
-        callers = v ? strdup(v) : NULL;
-        read_callers = 1;
-    }
     const int small_shape = (ctx->device_type & CL_DEVICE_TYPE_CPU) && clprim_get_tuning(ctx).work_group_size > 1;
-    if (!small_shape) {
-        ck_assert_int_eq(callers ? setenv("POCL_EXTRA_BUILD_FLAGS", callers, 1) : unsetenv("POCL_EXTRA_BUILD_FLAGS"),
-                         0);
-        return;
-    }
-    char flags[1024];
-    snprintf(flags, sizeof flags, "%s%s-cl-opt-disable", callers ? callers : "", callers ? " " : "");
-    ck_assert_int_eq(setenv("POCL_EXTRA_BUILD_FLAGS", flags, 1), 0);
+    snprintf(ctx->extra_build_options, sizeof ctx->extra_build_options, "%s", small_shape ? "-cl-opt-disable" : "");
 }
 
 clprim_context *harness_context(size_t i)
