@@ -138,7 +138,8 @@ static clprim_status make_program(clprim_context *ctx, const char *file, const c
         double start = now_ms();
         s = build_from_source(ctx, ks.dir, file, options, ks.source, &program);
         if (s == CLPRIM_SUCCESS) {
-            clprim_log("built %s [%s] in %.0f ms", file, options, now_ms() - start);
+            clprim_log("built %s [%s%s%s] in %.0f ms", file, options, ctx->extra_build_options[0] ? " " : "",
+                       ctx->extra_build_options, now_ms() - start);
             ctx->programs_compiled++;
             if (ks.cached)
                 clprim_cache_store(&ks.slot, program);
