@@ -88,9 +88,9 @@ struct clprim_context {
     clprim_program_entry *programs; /* built programs, by (file, options) */
     unsigned programs_compiled;     /* built from source in this context */
     unsigned programs_loaded;       /* taken from the disk cache */
-    /* Added to every clBuildProgram of this context after its options; set only
-     * by the test harness (a shape's programs are always built alike, so the
-     * programs stay keyed by their options alone). */
+    /* Added to the options of every program of this context
+     * (clprim_program_begin), so to their keys in memory and on disk too;
+     * set only by the test harness. */
     char extra_build_options[64];
     char cache_note[4400];          /* why the disk cache was last not used; "" when it was */
 

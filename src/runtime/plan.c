@@ -79,6 +79,8 @@ void clprim_program_begin(const clprim_context *ctx, clprim_program *p, const ch
     const int warps = clprim_warps(ctx, shape->work_group_size);
     if (warps != NO_WARPS) /* cl/block/warp.cl */
         clprim_options_add(&p->options, warps == PTX_WARPS ? "-DHAS_WARPS -DWARP_PTX" : "-DHAS_WARPS");
+    if (ctx->extra_build_options[0])
+        clprim_options_add(&p->options, "%s", ctx->extra_build_options);
 }
 
 void clprim_program_end(clprim_program *p)

@@ -40,17 +40,6 @@ static clprim_status build_from_source(clprim_context *ctx, const char *dir, con
     cl_program program = clCreateProgramWithSource(ctx->context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
         return clprim_fail_cl(ctx, err, "clCreateProgramWithSource for %s/%s", dir, file);
-    char *with_extra = NULL;
-    if (ctx->extra_build_options[0]) {
-        const size_t size = strlen(options) + strlen(ctx->extra_build_options) + 2;
-        with_extra = malloc(size);
-        if (!with_extra) {
-            clReleaseProgram(program);
-            return clprim_fail(ctx, CLPRIM_OUT_OF_MEMORY, "out of host memory");
-        }
-        snprintf(with_extra, size, "%s %s", options, ctx->extra_build_options);
-        options = with_extra;
-    }
     err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t log_size = 0;
@@ -66,11 +55,9 @@ static clprim_status build_from_source(clprim_context *ctx, const char *dir, con
         clprim_append_error(ctx, log && *log ? log : "(the driver gave no log)");
         ctx->cl_error = err;
         free(log);
-        free(with_extra);
         clReleaseProgram(program);
         return CLPRIM_BUILD_FAILED;
     }
-    free(with_extra);
     *out = program;
     return CLPRIM_SUCCESS;
 }
@@ -138,8 +125,7 @@ static clprim_status make_program(clprim_context *ctx, const char *file, const c
         double start = now_ms();
         s = build_from_source(ctx, ks.dir, file, options, ks.source, &program);
         if (s == CLPRIM_SUCCESS) {
-            clprim_log("built %s [%s%s%s] in %.0f ms", file, options, ctx->extra_build_options[0] ? " " : "",
-                       ctx->extra_build_options, now_ms() - start);
+            clprim_log("built %s [%s] in %.0f ms", file, options, now_ms() - start);
             ctx->programs_compiled++;
             if (ks.cached)
                 clprim_cache_store(&ks.slot, program);
