@@ -34,30 +34,29 @@ DEFINE_TILE_IO(load_key_tile, store_key_tile, KEY_T)
 
 /* ---- Parts: a segment pair (block/segment.cl) and a count ---- */
 
-/* A run of elements within a tile: its pair and its outputs, packed as
- * count << 1 | head beside the value (8 bytes for 4-byte values), since the
- * work-group scan moves it through local memory. */
+/* A run of elements: its pair and its outputs, packed as count << 1 | head
+ * in the pair's head word (8 bytes for 4-byte values), since the work-group
+ * scan moves it through local memory and the one-sweep form's look-back
+ * publishes it. A seg's layout, so no byte of it is undefined. */
 typedef struct {
-    T value;
-    uint bits;
+    seg packed;
 } part;
 
 part make_part(const seg s, const uint count)
 {
     part p;
-    p.value = s.value;
-    p.bits = count << 1 | s.head;
+    p.packed = make_seg(s.value, count << 1 | s.head);
     return p;
 }
 
 seg part_seg(const part p)
 {
-    return make_seg(p.value, p.bits & 1u);
+    return make_seg(p.packed.value, p.packed.head & 1u);
 }
 
 uint part_count(const part p)
 {
-    return p.bits >> 1;
+    return p.packed.head >> 1;
 }
 
 part part_combine(const part a, const part b)
@@ -65,8 +64,8 @@ part part_combine(const part a, const part b)
     return make_part(seg_combine(part_seg(a), part_seg(b)), part_count(a) + part_count(b));
 }
 
-/* Everything before a tile or chunk: its pair and its outputs, which may pass
- * 32 bits. A multiple of 8 bytes, as look-back records of more than 8 are. */
+/* Everything before a chunk or an element of a walk: its pair and its
+ * outputs, which may pass 32 bits. */
 typedef struct {
     ulong count;
     seg s;
@@ -83,6 +82,19 @@ prefix make_prefix(const seg s, const ulong count)
 prefix prefix_combine(const prefix a, const prefix b)
 {
     return make_prefix(seg_combine(a.s, b.s), a.count + b.count);
+}
+
+/* A part as a prefix, and a prefix of fewer than 2^31 outputs as a part:
+ * the one-sweep form's look-back record, half a prefix's size (the host runs
+ * it only below 2^31 elements). */
+prefix part_prefix(const part p)
+{
+    return make_prefix(part_seg(p), part_count(p));
+}
+
+part prefix_part(const prefix p)
+{
+    return make_part(p.s, (uint)p.count);
 }
 
 #define NO_SEG make_seg(IDENTITY, 0u)
@@ -324,18 +336,17 @@ prefix runs_fold(__global const KEY_T *keys, __global const T *values, const ulo
 
 /* Local memory of a runs kernel: a padded tile of words that stages keys,
  * values and outputs in turn, and between them holds the work-group scan's
- * slots. A word is 4 bytes where keys and values both fit, since local memory
- * decides how many work-groups share a compute unit. At most the scan's
- * budget (clprim_local_bytes_needed). */
+ * slots and the look-back's. A word is 4 bytes where keys and values both
+ * fit, since local memory decides how many work-groups share a compute unit.
+ * At most the scan's budget (clprim_local_bytes_needed). */
 #if CLPRIM_FIELD(KEY, BYTES) == 8 || CLPRIM_FIELD(TYPE, BYTES) == 8
 #define STAGE_T ulong
 #else
 #define STAGE_T uint
 #endif
 #define SLOT_WORDS ((sizeof(part) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T))
-#define GROUP_WORDS ((sizeof(prefix) + sizeof(STAGE_T) - 1) / sizeof(STAGE_T) * 2 * WG) /* the look-back's */
 #define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
-#define STAGE_WORDS MAX_OF(PADDED_TILE, MAX_OF(SLOT_WORDS * WG, GROUP_WORDS))
+#define STAGE_WORDS MAX_OF(PADDED_TILE, SLOT_WORDS * 2 * WG) /* the look-back's slots: 2 * WG parts */
 #define RUNS_LOCALS                                  \
     __local STAGE_T stage[STAGE_WORDS];               \
     __local part *slots = (__local part *)stage;      \
@@ -473,7 +484,7 @@ void runs_chunks(__global const KEY_T *keys, ulong keys_offset, __global const T
         part total;
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
         /* the scan's barriers free the stage */
-        acc = prefix_combine(acc, make_prefix(part_seg(total), part_count(total)));
+        acc = prefix_combine(acc, part_prefix(total));
     }
 #endif
     if (get_local_id(0) == 0) {
@@ -537,7 +548,7 @@ void runs_scatter_chunks(__global const KEY_T *keys, ulong keys_offset, __global
             load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
         write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
                     head_bits, chosen_bits, stage, keys_out, values_out);
-        carry = prefix_combine(carry, make_prefix(part_seg(total), part_count(total)));
+        carry = prefix_combine(carry, part_prefix(total));
         barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites local memory */
     }
 #endif
@@ -583,11 +594,11 @@ void scan_by_key_chunks(__global const KEY_T *keys, ulong keys_offset, __global 
 
 #ifdef STATUS_STORE64
 /* Tile u's part in a loop: the CPU shape's own, and the look-back's fallback. */
-prefix runs_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
-                       const uint u)
+part runs_tile_total(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
+                     const uint u)
 {
     const ulong base = (ulong)u * TILE;
-    return runs_fold(keys, values, base, min(n, base + TILE), n, mode);
+    return prefix_part(runs_fold(keys, values, base, min(n, base + TILE), n, mode));
 }
 
 /* Tile u's segmented total (scan by key) in a loop: the CPU shape's own, and
@@ -607,15 +618,15 @@ seg seg_one_nan(const seg s)
     return make_seg(ONE_NAN(s.value), s.head);
 }
 
-prefix prefix_one_nan(const prefix p)
+part part_one_nan(const part p)
 {
-    return make_prefix(seg_one_nan(p.s), p.count);
+    return make_part(seg_one_nan(part_seg(p)), part_count(p));
 }
 
 #define SEG_FOLD(a, b) seg_one_nan(seg_combine((a), (b)))
-#define PREFIX_FOLD(a, b) prefix_one_nan(prefix_combine((a), (b)))
+#define PART_FOLD(a, b) part_one_nan(part_combine((a), (b)))
 #if WG == 1
-#define RUNS_TILE_TOTAL(u, tmp) prefix_one_nan(runs_tile_total(keys, values, n, mode, u))
+#define RUNS_TILE_TOTAL(u, tmp) part_one_nan(runs_tile_total(keys, values, n, mode, u))
 #define SCAN_BY_KEY_TILE_TOTAL(u, tmp) seg_one_nan(scan_by_key_tile_total(keys, values, n, u))
 #else
 /* Tile u's totals as its own work-group finds them, by one work-item from the
@@ -635,8 +646,8 @@ seg scan_by_key_tile_alone(__global const KEY_T *keys, __global const T *values,
     return seg_one_nan(wg_seg_scan_alone(tmp));
 }
 
-prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
-                       const uint u, __local part *tmp)
+part runs_tile_alone(__global const KEY_T *keys, __global const T *values, const ulong n, const int mode,
+                     const uint u, __local part *tmp)
 {
     const ulong base = (ulong)u * TILE, end = min(n, base + TILE);
     for (uint l = 0; l < WG; l++) {
@@ -658,8 +669,7 @@ prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, con
         }
         tmp[l] = make_part(run, count);
     }
-    const part total = wg_part_scan_alone(tmp);
-    return prefix_one_nan(make_prefix(part_seg(total), part_count(total)));
+    return part_one_nan(wg_part_scan_alone(tmp));
 }
 #define RUNS_TILE_TOTAL(u, tmp) runs_tile_alone(keys, values, n, mode, u, (__local part *)(tmp))
 #define SCAN_BY_KEY_TILE_TOTAL(u, tmp) scan_by_key_tile_alone(keys, values, n, u, tmp)
@@ -667,13 +677,15 @@ prefix runs_tile_alone(__global const KEY_T *keys, __global const T *values, con
 
 /* The runs: tiles grouped by their numbers alone (DEFINE_LOOKBACK_GROUPED),
  * which float sums and callers' operators need for the same bits on every
- * run, and which serves exact operators too: it reads 128 of the 16- or
- * 24-byte records at once where the exact walk reads 16, and took int32
- * reduce by key and unique by key 5-8% faster on an H100 (BENCHMARKS.md). */
-DEFINE_LOOKBACK_GROUPED(runs_lookback, prefix, PREFIX_FOLD, make_prefix(NO_SEG, 0), 1, RUNS_TILE_TOTAL,
+ * run, and which serves exact operators too: it reads 128 records at once
+ * where the exact walk reads 16, and took int32 reduce by key and unique by
+ * key 5-8% faster on an H100 (BENCHMARKS.md). A record is a part (8 bytes
+ * beside 32-bit values), not a prefix with its 64-bit count: records of half
+ * the size took reduce by key 9% faster on an H200. */
+DEFINE_LOOKBACK_GROUPED(runs_lookback, part, PART_FOLD, make_part(NO_SEG, 0u), 1, RUNS_TILE_TOTAL,
                         __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
 #define RUNS_PREFIX(t, total, buf) \
-    runs_lookback_prefix(lookback, t, prefix_one_nan(total), stamp, &walk, buf, keys, values, n, mode)
+    part_prefix(runs_lookback_prefix(lookback, t, part_one_nan(total), stamp, &walk, buf, keys, values, n, mode))
 
 /* Scan by key: the exact walk where the operator allows it, 16 records (of
  * the pair alone, 8 or 16 bytes) a step, 1% faster there than the grouped
@@ -712,9 +724,9 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
 #if WG == 1
     /* The CPU shape: the tile's part, then its outputs (the second read comes
      * from the cache). */
-    __local prefix group_slots[2 * WG]; /* the look-back's */
+    __local part group_slots[2 * WG]; /* the look-back's */
     const prefix total = runs_fold(keys, values, base, end, n, mode);
-    const prefix carry = RUNS_PREFIX(t, total, group_slots);
+    const prefix carry = RUNS_PREFIX(t, prefix_part(total), group_slots);
     runs_run(keys, values, base, end, n, mode, carry, keys_out, values_out);
     const ulong outputs = carry.count + total.count;
 #else
@@ -723,8 +735,7 @@ void runs_tiles(__global const KEY_T *keys, ulong keys_offset, __global const T 
     const part before =
         wg_part_scan(load_items(keys, values, base, end, n, mode, stage, value, head_bits, chosen_bits), slots, &total);
     /* The stage is free through the look-back. */
-    const prefix carry =
-        RUNS_PREFIX(t, make_prefix(part_seg(total), part_count(total)), (__local prefix *)stage);
+    const prefix carry = RUNS_PREFIX(t, total, slots);
     write_items(mode, writes_lengths(mode, with_values), keys, carry, before, part_count(total), base, value,
                 head_bits, chosen_bits, stage, keys_out, values_out);
     const ulong outputs = carry.count + part_count(total);

@@ -485,7 +485,8 @@ CLPRIM_API clprim_status clprim_scan_by_key(clprim_context *ctx, clprim_type key
  * count. keys_out and values_out need room for n elements (checked); nothing
  * is written past runs. Outputs must not overlap any other buffer of the call.
  * Deterministic as clprim_scan_by_key. Reads the input in one pass where
- * clprim_scan_by_key does, else two; scratch: a few values per work-group.
+ * clprim_scan_by_key does and n < 2^31, else two; scratch: a few values per
+ * work-group.
  * n == 0 reports 0 runs.
  * Errors as clprim_scan_by_key, with NULL values; a failed call writes no
  * output and leaves *runs alone. */

@@ -1,7 +1,8 @@
-/* The long suite's int32 scan and compaction: more than 2^31 elements, where
- * a signed 32-bit index would wrap, in the tuning's form ($CLPRIM_TUNING,
- * form=one-sweep or form=multi-pass). Checked in chunks against a pattern the
- * host regenerates, with no host copy of the whole array.
+/* The long suite's int32 scan, compaction and unique: more than 2^31
+ * elements, where a signed 32-bit index would wrap and the by-key calls' run
+ * counts pass 31 bits, in the tuning's form ($CLPRIM_TUNING, form=one-sweep
+ * or form=multi-pass). Checked in chunks against a pattern the host
+ * regenerates, with no host copy of the whole array.
  *   long_scan_compact [DEVICE] [N]      default N = 2^31 + 5. */
 #include "clprim.h"
 
@@ -101,8 +102,35 @@ int main(int argc, char **argv)
                    (unsigned long long)kept);
             failures++;
         }
-    printf("%s: exclusive scan and compaction (%llu kept) of %llu int32 elements, %s\n", failures ? "FAIL" : "ok",
-           (unsigned long long)seen, (unsigned long long)n, form);
+
+    /* Unique of keys that all differ from their neighbours (i as int32, which
+     * wraps past 2^31): n runs, more than 2^31. */
+    for (uint64_t at = 0; at < n; at += chunk) {
+        const size_t len = (size_t)(n - at < chunk ? n - at : chunk);
+        for (size_t i = 0; i < len; i++)
+            host[i] = (int32_t)(uint32_t)(at + i);
+        clEnqueueWriteBuffer(q, buf, CL_TRUE, (size_t)at * 4, len * 4, host, 0, NULL, NULL);
+    }
+    size_t runs = 0;
+    if ((s = clprim_unique(ctx, CLPRIM_INT32, buf, 0, (size_t)n, out, 0, &runs, NULL, 0, 0, NULL, NULL)) !=
+        CLPRIM_SUCCESS)
+        return fail(ctx, "unique", s);
+    if (runs != n) {
+        printf("FAIL unique (%s): %llu runs, expected %llu\n", form, (unsigned long long)runs, (unsigned long long)n);
+        failures++;
+    }
+    for (uint64_t at = 0; at < n && !failures; at += chunk) {
+        const size_t len = (size_t)(n - at < chunk ? n - at : chunk);
+        clEnqueueReadBuffer(q, out, CL_TRUE, (size_t)at * 4, len * 4, host, 0, NULL, NULL);
+        for (size_t i = 0; i < len; i++)
+            if (host[i] != (int32_t)(uint32_t)(at + i)) {
+                printf("FAIL unique (%s): key %llu is %d\n", form, (unsigned long long)(at + i), host[i]);
+                failures++;
+                break;
+            }
+    }
+    printf("%s: exclusive scan, compaction (%llu kept) and unique of %llu int32 elements, %s\n",
+           failures ? "FAIL" : "ok", (unsigned long long)seen, (unsigned long long)n, form);
     clReleaseMemObject(buf);
     clReleaseMemObject(out);
     free(host);

@@ -40,12 +40,16 @@ static size_t one_sweep_tiles(const clprim_context *ctx, const clprim_tuning *sh
 }
 
 /* A look-back record holds the part of the tiles before: the pair (value,
- * head), and for the runs a 64-bit count of outputs before it, as
- * cl/by_key.cl lays out its seg and prefix. */
-static size_t record_bytes(const clprim_type_info *value, int counts)
+ * head), for the runs with the count of outputs before in the head's word,
+ * as cl/by_key.cl lays out its seg and part. */
+static size_t record_bytes(const clprim_type_info *value)
 {
-    return (counts ? sizeof(cl_ulong) : 0) + (value->size > 4 ? 16 : 8);
+    return value->size > 4 ? 16 : 8;
 }
+
+/* The runs' records count outputs in 31 bits: the one-sweep form runs below
+ * 2^31 elements, the multi-pass form (64-bit counts) from there on. */
+#define RUNS_ONE_SWEEP_LIMIT ((size_t)1 << 31)
 
 /* Passes 1 and 2 of the multi-pass form over n > 0 elements: each chunk's
  * part (values NULL: ones), then their exclusive scan, in scratch at
@@ -104,7 +108,7 @@ static void plan_scan_by_key(const clprim_context *ctx, clprim_plan *plan, const
                                               CLPRIM_RECORDS_ARG, CLPRIM_STAMP_ARG, CLPRIM_ARG(excl));
         if (l) {
             l->record_tiles = tiles;
-            l->record_bytes = record_bytes(value, 0);
+            l->record_bytes = record_bytes(value);
         }
         return;
     }
@@ -248,7 +252,7 @@ static void plan_runs(const clprim_context *ctx, const by_key_call *b, clprim_pl
     const cl_int mode = b->mode, with_values = b->values != NULL, with_values_out = b->values_out != NULL,
                  write_count = 1;
     const cl_mem values = b->values ? b->values : b->keys, values_out = b->values_out ? b->values_out : b->keys_out;
-    const size_t tiles = one_sweep_tiles(ctx, &shape, b->n);
+    const size_t tiles = b->n < RUNS_ONE_SWEEP_LIMIT ? one_sweep_tiles(ctx, &shape, b->n) : 0;
     if (tiles) {
         clprim_launch *l = CLPRIM_PLAN_LAUNCH(
             plan, by_key_cl, "runs_tiles", tiles, CLPRIM_ARG(b->keys), CLPRIM_ARG(k_off), CLPRIM_ARG(values),
@@ -258,7 +262,7 @@ static void plan_runs(const clprim_context *ctx, const by_key_call *b, clprim_pl
             CLPRIM_ARG(write_count));
         if (l) {
             l->record_tiles = tiles;
-            l->record_bytes = record_bytes(b->value, 1);
+            l->record_bytes = record_bytes(b->value);
         }
     } else {
         const chunk_seeds seeds = plan_chunk_seeds(&shape, plan, by_key_cl, b->value, b->keys, k_off, b->values,
