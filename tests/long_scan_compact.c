@@ -21,12 +21,20 @@ static int fail(clprim_context *ctx, const char *what, clprim_status s)
     return 1;
 }
 
-static void write_pattern(cl_command_queue q, cl_mem buf, uint64_t n, int32_t *host, size_t chunk)
+/* Keys that all differ from their neighbours: i as int32, which wraps past 2^31. */
+static int32_t distinct(uint64_t i)
+{
+    return (int32_t)(uint32_t)i;
+}
+
+/* buf[i] = element(i) for i < n, written a chunk at a time through host. */
+static void write_elements(cl_command_queue q, cl_mem buf, uint64_t n, int32_t *host, size_t chunk,
+                           int32_t (*element)(uint64_t))
 {
     for (uint64_t at = 0; at < n; at += chunk) {
         const size_t len = (size_t)(n - at < chunk ? n - at : chunk);
         for (size_t i = 0; i < len; i++)
-            host[i] = pattern(at + i);
+            host[i] = element(at + i);
         clEnqueueWriteBuffer(q, buf, CL_TRUE, (size_t)at * 4, len * 4, host, 0, NULL, NULL);
     }
 }
@@ -55,7 +63,7 @@ int main(int argc, char **argv)
     int failures = 0;
 
     /* Exclusive sum scan in place. */
-    write_pattern(q, buf, n, host, chunk);
+    write_elements(q, buf, n, host, chunk, pattern);
     if ((s = clprim_scan(ctx, CLPRIM_INT32, CLPRIM_SUM, 1, buf, 0, buf, 0, (size_t)n, 0, NULL, NULL)) != CLPRIM_SUCCESS)
         return fail(ctx, "scan", s);
     uint32_t acc = 0;
@@ -74,7 +82,7 @@ int main(int argc, char **argv)
     }
 
     /* Compaction of the positive elements into another buffer. */
-    write_pattern(q, buf, n, host, chunk);
+    write_elements(q, buf, n, host, chunk, pattern);
     const int32_t zero = 0;
     const clprim_predicate positive = {CLPRIM_KEEP_GT, &zero, NULL, 0, NULL};
     size_t kept = 0;
@@ -103,14 +111,8 @@ int main(int argc, char **argv)
             failures++;
         }
 
-    /* Unique of keys that all differ from their neighbours (i as int32, which
-     * wraps past 2^31): n runs, more than 2^31. */
-    for (uint64_t at = 0; at < n; at += chunk) {
-        const size_t len = (size_t)(n - at < chunk ? n - at : chunk);
-        for (size_t i = 0; i < len; i++)
-            host[i] = (int32_t)(uint32_t)(at + i);
-        clEnqueueWriteBuffer(q, buf, CL_TRUE, (size_t)at * 4, len * 4, host, 0, NULL, NULL);
-    }
+    /* Unique of keys that all differ from their neighbours: n runs, more than 2^31. */
+    write_elements(q, buf, n, host, chunk, distinct);
     size_t runs = 0;
     if ((s = clprim_unique(ctx, CLPRIM_INT32, buf, 0, (size_t)n, out, 0, &runs, NULL, 0, 0, NULL, NULL)) !=
         CLPRIM_SUCCESS)
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
         const size_t len = (size_t)(n - at < chunk ? n - at : chunk);
         clEnqueueReadBuffer(q, out, CL_TRUE, (size_t)at * 4, len * 4, host, 0, NULL, NULL);
         for (size_t i = 0; i < len; i++)
-            if (host[i] != (int32_t)(uint32_t)(at + i)) {
+            if (host[i] != distinct(at + i)) {
                 printf("FAIL unique (%s): key %llu is %d\n", form, (unsigned long long)(at + i), host[i]);
                 failures++;
                 break;
