@@ -680,7 +680,7 @@ part runs_tile_alone(__global const KEY_T *keys, __global const T *values, const
  * run, and which serves exact operators too: it reads 128 records at once
  * where the exact walk reads 16, and took int32 reduce by key and unique by
  * key 5-8% faster on an H100 (BENCHMARKS.md). A record is a part (8 bytes
- * beside 32-bit values), not a prefix with its 64-bit count: records of half
+ * for 32-bit values), not a prefix with its 64-bit count: records of half
  * the size took reduce by key 9% faster on an H200. */
 DEFINE_LOOKBACK_GROUPED(runs_lookback, part, PART_FOLD, make_part(NO_SEG, 0u), 1, RUNS_TILE_TOTAL,
                         __global const KEY_T *keys, __global const T *values, const ulong n, const int mode)
