@@ -50,9 +50,11 @@ static cl_ulong local_bytes(const clprim_context *ctx, const clprim_tuning *t, c
  * (the warps' ranking, whose table of counts has a row a warp, wants the
  * context's work-group); otherwise first by halving the work-group down to 128
  * work-items, then items_per_thread (on the H100, 2^28 pairs took 16.8 ms with
- * 128 x 16 and 20.4 ms with 256 x 8). The ranking counts a work-item's keys in
- * 8-bit fields and a tile's in 16-bit ones, so work-groups of more than one
- * work-item take at most 128 items each and 32768 a tile. */
+ * 128 x 16 and 20.4 ms with 256 x 8). The ranking holds a place in the tile
+ * in 16 bits (the counting passes' counts are halves of a word, the warps keep
+ * two ranks a register), so work-groups of more than one work-item take at
+ * most 32768 keys a tile, and 128 items each (the kernels unroll their loops
+ * over a work-item's items). */
 static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort_spec *spec, size_t items,
                                     int keep_group)
 {
