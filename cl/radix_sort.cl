@@ -519,13 +519,9 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
     const uint parts = mask > 15u ? 2 : 1;
     for (uint part = 0; part < parts; part++) {
         const uint part_shift = 4 * part;
-        for (uint k = 0; k < ITEMS; k++) {
-            const uint j = lid * ITEMS + k;
-            if (j < valid) {
-                my_keys[k] = keys_l[PAD(j)];
-                IF_VALUES(my_vals[k] = vals_l[PAD(j)];)
-            }
-        }
+        EACH_ITEM(k, lid * ITEMS + k < valid,
+                  my_keys[k] = keys_l[PAD(lid * ITEMS + k)];
+                  IF_VALUES(my_vals[k] = vals_l[PAD(lid * ITEMS + k)];))
         /* This work-item's count of each 4-bit part, in its own column of
          * hist, two counts a word so that the scan moves half as many: row q
          * holds part q in its low 16 bits and part q + 8 in its high ones (a
@@ -534,12 +530,9 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
          * registers: on an H200 the sort of 2^26 uint32 keys took 6% less time. */
         for (uint q = 0; q < 8; q++)
             hist[PAD(q * WG + lid)] = 0;
-        for (uint k = 0; k < ITEMS; k++) {
-            if (lid * ITEMS + k < valid) {
-                const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
-                hist[PAD((p & 7u) * WG + lid)] += 1u << (16 * (p >> 3));
-            }
-        }
+        EACH_ITEM(k, lid * ITEMS + k < valid,
+                  const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
+                  hist[PAD((p & 7u) * WG + lid)] += 1u << (16 * (p >> 3));)
         barrier(CLK_LOCAL_MEM_FENCE);
 
         uint run = 0;
@@ -558,17 +551,14 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
 
         /* A key's place: where its part begins for this work-item, which the
          * key then moves on by one for the work-item's next key of the part. */
-        for (uint k = 0; k < ITEMS; k++) {
-            if (lid * ITEMS + k < valid) {
-                const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
-                __local uint *column = &hist[PAD((p & 7u) * WG + lid)];
-                const uint word = *column;
-                *column = word + (1u << (16 * (p >> 3)));
-                const uint to = p < 8 ? word & 0xffffu : (word >> 16) + below_eight;
-                keys_l[PAD(to)] = my_keys[k];
-                IF_VALUES(vals_l[PAD(to)] = my_vals[k];)
-            }
-        }
+        EACH_ITEM(k, lid * ITEMS + k < valid,
+                  const uint p = (digit_of(my_keys[k], shift, mask, descending) >> part_shift) & 15u;
+                  __local uint *column = &hist[PAD((p & 7u) * WG + lid)];
+                  const uint word = *column;
+                  *column = word + (1u << (16 * (p >> 3)));
+                  const uint to = p < 8 ? word & 0xffffu : (word >> 16) + below_eight;
+                  keys_l[PAD(to)] = my_keys[k];
+                  IF_VALUES(vals_l[PAD(to)] = my_vals[k];))
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
