@@ -476,6 +476,32 @@ inline void load_and_count_digits(__global const key_t *src,
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+#ifdef WARP_RANKS
+/* Puts a key of the warp's (has_key: this lane has one; whole: every lane
+ * has) at its place in keys_l, which it returns: see rank_tile. */
+inline uint warp_rank_key(const key_t key, const uint has_key, const uint whole, uint shift, uint mask,
+                          uint descending, __local key_t *keys_l, __local uint *hist, __local uint *sums)
+{
+    __local uint *my_counts = hist + warp_index() * RADIX;
+    const uint d = has_key ? digit_of(key, shift, mask, descending) : 0;
+    uint peers = warp_peers(d, RADIX_BITS, sums);
+    if (!whole)
+        peers &= warp_peers(has_key, 1, sums); /* lanes without a key are no key's peers */
+    const uint leader = WARP - 1 - clz(peers);
+    const uint rank = popcount(peers & lanes_through_me()); /* 1 in the first lane of the digit */
+    uint at = 0;
+    if (has_key && warp_lane() == leader) {
+        at = my_counts[d];
+        my_counts[d] = at + rank;
+    }
+    warp_sync();
+    at = warp_broadcast(at, leader, sums) + rank - 1;
+    if (has_key)
+        keys_l[PAD(at)] = key;
+    return at;
+}
+#endif
+
 /* Sorts the tile's `valid` keys stably by digit into keys_l. With warps: each
  * takes its keys in tile order, 32 at a time; the lanes that hold one digit
  * find each other, the last of them takes as many places from the warp's
@@ -493,23 +519,20 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
                       __local uint *hist, __local uint *sums)
 {
 #ifdef WARP_RANKS
-    __local uint *my_counts = hist + warp_index() * RADIX;
-    for (uint k = 0; k < ITEMS; k++) {
-        const uint has_key = valid == TILE || tile_slot(k) < valid;
-        const uint d = has_key ? digit_of(keys[k], shift, mask, descending) : RADIX;
-        const uint peers = warp_peers(d, sums);
-        const uint leader = WARP - 1 - clz(peers);
-        const uint rank = popcount(peers & lanes_through_me()); /* 1 in the first lane of the digit */
-        uint at = 0;
-        if (has_key && warp_lane() == leader) {
-            at = my_counts[d];
-            my_counts[d] = at + rank;
+    /* Whole tiles take a copy of the loop in which every lane has a key, one
+     * ballot fewer a key: on an H200 at 2^26, uint64 keys took 2% less time,
+     * uint32 keys 1% less, pairs the same. */
+    if (valid == TILE) {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint at = warp_rank_key(keys[k], 1, 1, shift, mask, descending, keys_l, hist, sums);
+            IF_VALUES(ranks[k / 2] = k % 2 ? ranks[k / 2] | at << 16 : at;)
         }
-        warp_sync();
-        at = warp_broadcast(at, leader, sums) + rank - 1;
-        if (has_key)
-            keys_l[PAD(at)] = keys[k];
-        IF_VALUES(ranks[k / 2] = k % 2 ? ranks[k / 2] | at << 16 : at;)
+    } else {
+        for (uint k = 0; k < ITEMS; k++) {
+            const uint at =
+                warp_rank_key(keys[k], tile_slot(k) < valid, 0, shift, mask, descending, keys_l, hist, sums);
+            IF_VALUES(ranks[k / 2] = k % 2 ? ranks[k / 2] | at << 16 : at;)
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #elif WG > 1
