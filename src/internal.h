@@ -77,10 +77,9 @@ struct clprim_context {
      * =off: no warps, even where the device's serve; unset (or anything
      * else): the device's, where it has them (clprim_warps). */
     enum { WARPS_AS_DEVICE, WARPS_EMULATED, WARPS_OFF } warps_test;
-    /* $CLPRIM_TEST_WARP_RANKS=on: where there are warps, the radix sort ranks
-     * every key type by them, 32-bit keys alone too; =off: by its counting
-     * passes; unset (or anything else): as radix_sort.c decides. */
-    enum { WARP_RANKS_AS_DEVICE, WARP_RANKS_ON, WARP_RANKS_OFF } warp_ranks_test;
+    /* $CLPRIM_TEST_WARP_RANKS=off: the radix sort ranks its tiles by its
+     * counting passes even where there are warps (which it otherwise uses). */
+    int warp_ranks_off;
 
     clprim_tuning tuning;         /* what the kernels use now */
     clprim_tuning default_tuning; /* the device class's table entry */

@@ -19,18 +19,14 @@ static size_t key_bytes(clprim_type t)
 
 /* Whether the sort's tiles are ranked by warps (cl/radix_sort.cl), where
  * there are warps, rather than by its counting passes
- * ($CLPRIM_TEST_WARP_RANKS turns them on or off). On the H200 at 2^26
- * (BENCHMARKS.md) warps took 64-bit keys 9% less time than the counting
- * passes and pairs 11-18% less again once their values followed the keys
- * through the same local memory, but 32-bit keys alone 6% more at their best
- * shape: the counting passes' longer tile (24 items, 64 registers a
- * work-item) pays there. Decided on the context's work-group size, which
- * warps keep. */
-static int warp_ranks(const clprim_context *ctx, const clprim_sort_spec *spec)
+ * ($CLPRIM_TEST_WARP_RANKS=off turns them off). On the H200 at 2^26
+ * (BENCHMARKS.md) 32-bit keys alone took 9% less time by warps than by the
+ * counting passes (2.05 against 2.26 ms), 64-bit keys 27% less (4.84
+ * against 6.59), pairs less again. Decided on the context's work-group size,
+ * which warps keep. */
+static int warp_ranks(const clprim_context *ctx)
 {
-    if (clprim_warps(ctx, ctx->tuning.work_group_size) == NO_WARPS || ctx->warp_ranks_test == WARP_RANKS_OFF)
-        return 0;
-    return ctx->warp_ranks_test == WARP_RANKS_ON || spec->value_bytes || key_bytes(spec->key_type) == 8;
+    return clprim_warps(ctx, ctx->tuning.work_group_size) != NO_WARPS && !ctx->warp_ranks_off;
 }
 
 /* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep).
@@ -40,7 +36,7 @@ static cl_ulong local_bytes(const clprim_context *ctx, const clprim_tuning *t, c
     const cl_ulong wg = t->work_group_size, tile = wg * t->items_per_thread;
     const cl_ulong padded = tile + tile / 32, hist = 8 * wg;
     const cl_ulong kb = key_bytes(spec->key_type), vb = spec->value_bytes;
-    const cl_ulong item = !warp_ranks(ctx, spec) ? kb + vb : kb > vb ? kb : vb;
+    const cl_ulong item = !warp_ranks(ctx) ? kb + vb : kb > vb ? kb : vb;
     return padded * item + (hist + hist / 32) * 4 + wg * 8 + RADIX * (4 + 4 + 8 + 8);
 }
 
@@ -77,19 +73,21 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
 /* Items a work-item where warps rank, out of the counting passes' `counting`
  * (24 on NVIDIA's GPUs), in 24ths by key width and value bytes: the fastest
  * shape of a sweep on the H200 at 2^26 (BENCHMARKS.md), all at work-groups of
- * 256. Keys alone take half (uint64 keys 256 x 12). Pairs, whose values wait
- * in global memory until the keys are out, take more: uint32 pairs 16 (2.92
- * ms against 3.24 with 12 and 3.19 with 20), uint64 keys with uint32 or uint64
- * values 14 (7.05 and 7.69 ms against 7.40 and 8.06 with 12), uint32 keys with
- * uint64 values 13 (3.60 ms against 3.65 with 12 and 3.86 with 14). Longer
- * tiles lost: NVIDIA's compiler gives their kernels more registers (uint32
- * pairs 77 at 20 items against 64 at 16), or local memory runs out. */
+ * 256. Keys alone take 15 (uint32 keys 2.05 ms against 2.21 with 13, 2.13
+ * with 16 and 2.18 with 18; uint64 keys 4.84 against 5.20 with 13 and 5.08
+ * with 12). Pairs, whose values wait in global memory until the keys are out:
+ * uint32 pairs 16 (2.58 ms against 2.75 with 14 and 2.93 with 12), uint64
+ * keys with uint32 or uint64 values 14 (7.05 and 7.69 ms against 7.40 and
+ * 8.06 with 12), uint32 keys with uint64 values 13 (3.60 ms against 3.65 with
+ * 12 and 3.86 with 14). Longer tiles lost: NVIDIA's compiler gives their
+ * kernels more registers (uint32 pairs 77 at 20 items against 64 at 16), or
+ * local memory runs out. */
 static size_t warp_items(const clprim_sort_spec *spec, size_t counting)
 {
     static const unsigned in_24ths[2][3] = {
         /* values: none, 4 bytes, 8 bytes */
-        {12, 16, 13}, /* 32-bit keys */
-        {12, 14, 14}, /* 64-bit keys */
+        {15, 16, 13}, /* 32-bit keys */
+        {15, 14, 14}, /* 64-bit keys */
     };
     const size_t items = counting * in_24ths[key_bytes(spec->key_type) == 8][spec->value_bytes / 4] / 24;
     return items ? items : 1;
@@ -110,7 +108,7 @@ static clprim_tuning sort_tuning(const clprim_context *ctx, const clprim_sort_sp
 {
     const size_t items = ctx->tuning.items_per_thread, times = clprim_sort_items_times(ctx);
     clprim_tuning t;
-    if (warp_ranks(ctx, spec)) {
+    if (warp_ranks(ctx)) {
         t = fit_sort_shape(ctx, spec, warp_items(spec, items * times), 1);
     } else {
         t = fit_sort_shape(ctx, spec, items * times, 0);
@@ -191,7 +189,7 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
     clprim_program_begin(ctx, p, "radix sort", "radix_sort.cl", shape, NULL, -1);
     clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu",
                        clprim_type_info_of(spec->key_type)->name, spec->value_bytes, stage_keys(ctx, spec, shape));
-    if (warp_ranks(ctx, spec))
+    if (warp_ranks(ctx))
         clprim_options_add(&p->options, "-DWARP_RANKS");
 }
 

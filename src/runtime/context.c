@@ -202,7 +202,7 @@ static void read_device_facts(clprim_context *ctx)
     char *extensions = length ? calloc(length + 1, 1) : NULL;
     if (extensions && clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, length, extensions, NULL) == CL_SUCCESS)
         ctx->has_int64_atomics = strstr(extensions, "cl_khr_int64_base_atomics") != NULL;
-    /* Warps' inline PTX (match.any from compute capability 7.0) from NVIDIA's
+    /* Warps' inline PTX (its .sync forms from compute capability 7.0) from NVIDIA's
      * own compiler, not from another platform's for the same card. */
     cl_uint major = 0;
     if (extensions && strstr(extensions, "cl_nv_device_attribute_query") && strstr(ctx->platform_name, "NVIDIA") &&
@@ -231,10 +231,7 @@ static clprim_status finish_context(clprim_context *ctx)
                       : !strcmp(warps, "off")      ? WARPS_OFF
                                                    : WARPS_AS_DEVICE;
     const char *ranks = getenv("CLPRIM_TEST_WARP_RANKS");
-    ctx->warp_ranks_test = !ranks                  ? WARP_RANKS_AS_DEVICE
-                           : !strcmp(ranks, "on")  ? WARP_RANKS_ON
-                           : !strcmp(ranks, "off") ? WARP_RANKS_OFF
-                                                   : WARP_RANKS_AS_DEVICE;
+    ctx->warp_ranks_off = ranks && !strcmp(ranks, "off");
     const char *env = getenv("CLPRIM_TUNING");
     if (env && *env) {
         clprim_status s = clprim_parse_tuning(ctx, env, &ctx->default_tuning, &ctx->tuning);
