@@ -362,11 +362,17 @@ typedef key_t tile_word_t;
     __local key_t keys_l[PADDED_TILE];                                              \
     IF_VALUES(__local value_t vals_l[PADDED_TILE];)
 #endif
+/* The ranking's counts: [part pair][work-item], padded; or [warp][digit],
+ * then with PEER_MASKS the warps' peer masks, [warp][digit] (warp_rank_key). */
+#ifdef PEER_MASKS
+#define HIST_WORDS (2 * WARPS * RADIX)
+#else
+#define HIST_WORDS PAD(8 * WG)
+#endif
 /* The local memory of a kernel that ranks tiles. */
 #define TILE_LOCALS                                                                 \
     TILE_ARRAYS                                                                     \
-    /* the ranking's counts: [part pair][work-item], padded; or [warp][digit] */   \
-    __local uint hist[PAD(8 * WG)];                                                 \
+    __local uint hist[HIST_WORDS];                                                  \
     __local uint sums[SCAN_SLOTS];                                                  \
     __local uint digit_first[RADIX]; /* where each digit's keys begin in the ranked tile */ \
     __local uint digit_end[RADIX];   /* and end; both 0 for a digit the tile lacks */     \
@@ -439,6 +445,10 @@ inline void load_and_count_digits(__global const key_t *src,
 #endif
     for (uint e = lid; e < rows * RADIX; e += WG)
         counts[e] = 0;
+#ifdef PEER_MASKS
+    for (uint e = lid; e < WARPS * RADIX; e += WG)
+        hist[WARPS * RADIX + e] = 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Every load first, so that they are in flight together; then the counts
      * (local atomics: a count is the same in any order). */
@@ -478,25 +488,52 @@ inline void load_and_count_digits(__global const key_t *src,
 
 #ifdef WARP_RANKS
 /* Puts a key of the warp's (has_key: this lane has one; whole: every lane
- * has) at its place in keys_l, which it returns: see rank_tile. */
+ * has) at its place in keys_l, which it returns: see rank_tile. Its peers,
+ * the lanes whose keys have its digit, are found one of two ways:
+ *   PEER_MASKS  each lane sets its bit in its warp's mask of the digit in
+ *               local memory (cleared again by the last peer): 8 KiB more
+ *               for a work-group of 256, so where the tile's words are 4
+ *               bytes; there the tiles grow longer than by ballots (on an
+ *               H200 at 2^26, uint32 keys took 1.63 ms at 20 items against
+ *               2.03 by ballots at 15, 1.83 by masks at 15; uint32 pairs
+ *               2.55 at 18 against 2.64 by ballots at 16);
+ *   otherwise   one ballot a digit bit (warp_peers), and one more in short
+ *               tiles for the lanes without a key; uint64 keys took 4.77 ms
+ *               so at 15 items, 5.32 by masks at the 11 that fit. */
 inline uint warp_rank_key(const key_t key, const uint has_key, const uint whole, uint shift, uint mask,
                           uint descending, __local key_t *keys_l, __local uint *hist, __local uint *sums)
 {
     __local uint *my_counts = hist + warp_index() * RADIX;
-    const uint d = has_key ? digit_of(key, shift, mask, descending) : 0;
-    uint peers = warp_peers(d, RADIX_BITS, sums);
-    if (!whole)
-        peers &= warp_peers(has_key, 1, sums); /* lanes without a key are no key's peers */
-    const uint leader = WARP - 1 - clz(peers);
-    const uint rank = popcount(peers & lanes_through_me()); /* 1 in the first lane of the digit */
-    uint at = 0;
-    if (has_key && warp_lane() == leader) {
-        at = my_counts[d];
-        my_counts[d] = at + rank;
+    const uint here = whole || has_key, lane = warp_lane();
+    const uint d = here ? digit_of(key, shift, mask, descending) : 0u;
+#ifdef PEER_MASKS
+    __local uint *my_mask = hist + (WARPS + warp_index()) * RADIX + d;
+    if (here)
+        atomic_or(my_mask, 1u << lane);
+    warp_sync();
+    const uint peers = here ? *my_mask : 0u;
+    uint at = here ? my_counts[d] : 0u;
+    warp_sync(); /* every peer has read the mask and the count */
+    if (here && lane == WARP - 1 - clz(peers)) {
+        my_counts[d] = at + popcount(peers);
+        *my_mask = 0;
     }
     warp_sync();
-    at = warp_broadcast(at, leader, sums) + rank - 1;
-    if (has_key)
+#else
+    uint peers = warp_peers(d, RADIX_BITS, sums);
+    if (!whole)
+        peers &= warp_peers(here, 1, sums); /* lanes without a key are no key's peers */
+    const uint leader = WARP - 1 - clz(peers);
+    uint at = 0;
+    if (here && lane == leader) {
+        at = my_counts[d];
+        my_counts[d] = at + popcount(peers);
+    }
+    warp_sync();
+    at = warp_broadcast(at, leader, sums);
+#endif
+    at += popcount(peers & lanes_through_me()) - 1; /* the peers below this lane come first */
+    if (here)
         keys_l[PAD(at)] = key;
     return at;
 }
@@ -520,8 +557,8 @@ inline void rank_tile(uint valid, uint shift, uint mask, uint descending, const 
 {
 #ifdef WARP_RANKS
     /* Whole tiles take a copy of the loop in which every lane has a key, one
-     * ballot fewer a key: on an H200 at 2^26, uint64 keys took 2% less time,
-     * uint32 keys 1% less, pairs the same. */
+     * ballot and test fewer a key: on an H200 at 2^26, uint64 keys took 2%
+     * less time, uint32 keys 1% less, pairs the same. */
     if (valid == TILE) {
         for (uint k = 0; k < ITEMS; k++) {
             const uint at = warp_rank_key(keys[k], 1, 1, shift, mask, descending, keys_l, hist, sums);

@@ -20,8 +20,8 @@ static size_t key_bytes(clprim_type t)
 /* Whether the sort's tiles are ranked by warps (cl/radix_sort.cl), where
  * there are warps, rather than by its counting passes
  * ($CLPRIM_TEST_WARP_RANKS=off turns them off). On the H200 at 2^26
- * (BENCHMARKS.md) 32-bit keys alone took 9% less time by warps than by the
- * counting passes (2.05 against 2.26 ms), 64-bit keys 27% less (4.84
+ * (BENCHMARKS.md) 32-bit keys alone took 30% less time by warps than by the
+ * counting passes (1.58 against 2.26 ms), 64-bit keys 27% less (4.84
  * against 6.59), pairs less again. Decided on the context's work-group size,
  * which warps keep. */
 static int warp_ranks(const clprim_context *ctx)
@@ -29,15 +29,30 @@ static int warp_ranks(const clprim_context *ctx)
     return clprim_warps(ctx, ctx->tuning.work_group_size) != NO_WARPS && !ctx->warp_ranks_off;
 }
 
-/* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep).
- * Where warps rank, a tile's values follow its keys through the same words. */
+/* Bytes of a tile's word in local memory where warps rank: a tile's values
+ * follow its keys through the same words. */
+static size_t tile_word_bytes(const clprim_sort_spec *spec)
+{
+    const size_t kb = key_bytes(spec->key_type), vb = spec->value_bytes;
+    return kb > vb ? kb : vb;
+}
+
+/* Whether the warps find a key's peers through masks in local memory rather
+ * than by ballots (cl/radix_sort.cl, warp_rank_key): where a tile's words are
+ * 4 bytes, whose tiles keep their length beside the masks. */
+static int peer_masks(const clprim_context *ctx, const clprim_sort_spec *spec)
+{
+    return warp_ranks(ctx) && tile_word_bytes(spec) <= 4;
+}
+
+/* Local memory of the tile-ranking kernels (radix_scatter, radix_one_sweep). */
 static cl_ulong local_bytes(const clprim_context *ctx, const clprim_tuning *t, const clprim_sort_spec *spec)
 {
     const cl_ulong wg = t->work_group_size, tile = wg * t->items_per_thread;
     const cl_ulong padded = tile + tile / 32, hist = 8 * wg;
-    const cl_ulong kb = key_bytes(spec->key_type), vb = spec->value_bytes;
-    const cl_ulong item = !warp_ranks(ctx) ? kb + vb : kb > vb ? kb : vb;
-    return padded * item + (hist + hist / 32) * 4 + wg * 8 + RADIX * (4 + 4 + 8 + 8);
+    const cl_ulong item = warp_ranks(ctx) ? tile_word_bytes(spec) : key_bytes(spec->key_type) + spec->value_bytes;
+    const cl_ulong hist_words = peer_masks(ctx, spec) ? 2 * hist : hist + hist / 32;
+    return padded * item + hist_words * 4 + wg * 8 + RADIX * (4 + 4 + 8 + 8);
 }
 
 /* The sort's shape for `items` keys a work-item, or the context's items where
@@ -73,20 +88,20 @@ static clprim_tuning fit_sort_shape(const clprim_context *ctx, const clprim_sort
 /* Items a work-item where warps rank, out of the counting passes' `counting`
  * (24 on NVIDIA's GPUs), in 24ths by key width and value bytes: the fastest
  * shape of a sweep on the H200 at 2^26 (BENCHMARKS.md), all at work-groups of
- * 256. Keys alone take 15 (uint32 keys 2.05 ms against 2.21 with 13, 2.13
- * with 16 and 2.18 with 18; uint64 keys 4.84 against 5.20 with 13 and 5.08
- * with 12). Pairs, whose values wait in global memory until the keys are out:
- * uint32 pairs 16 (2.58 ms against 2.75 with 14 and 2.93 with 12), uint64
- * keys with uint32 or uint64 values 14 (7.05 and 7.69 ms against 7.40 and
- * 8.06 with 12), uint32 keys with uint64 values 13 (3.60 ms against 3.65 with
- * 12 and 3.86 with 14). Longer tiles lost: NVIDIA's compiler gives their
- * kernels more registers (uint32 pairs 77 at 20 items against 64 at 16), or
- * local memory runs out. */
+ * 256. 32-bit keys with 4-byte values or none, whose warps find peers by
+ * masks, take 21 (uint32 keys 1.58 ms against 1.62 with 20, 1.66 with 19 and
+ * 1.64 with 22; pairs 2.49 against 2.53 with 20 and 2.57 with 19; past 21
+ * NVIDIA's compiler gives the kernels 80 registers and more, and 23 is the
+ * most that fits). By ballots, 64-bit keys alone take 15 (4.84 ms against
+ * 5.20 with 13 and 5.08 with 12). Pairs, whose values wait in global memory
+ * until the keys are out: 64-bit keys with uint32 or uint64 values 14 (7.05
+ * and 7.69 ms against 7.40 and 8.06 with 12), uint32 keys with uint64 values
+ * 13 (3.60 ms against 3.65 with 12 and 3.86 with 14). */
 static size_t warp_items(const clprim_sort_spec *spec, size_t counting)
 {
     static const unsigned in_24ths[2][3] = {
         /* values: none, 4 bytes, 8 bytes */
-        {15, 16, 13}, /* 32-bit keys */
+        {21, 21, 13}, /* 32-bit keys */
         {15, 14, 14}, /* 64-bit keys */
     };
     const size_t items = counting * in_24ths[key_bytes(spec->key_type) == 8][spec->value_bytes / 4] / 24;
@@ -190,7 +205,7 @@ static void program_for(const clprim_context *ctx, const clprim_sort_spec *spec,
     clprim_options_add(&p->options, "-DKEY=%s -DVALUE_BYTES=%zu -DSTAGE_KEYS=%zu",
                        clprim_type_info_of(spec->key_type)->name, spec->value_bytes, stage_keys(ctx, spec, shape));
     if (warp_ranks(ctx))
-        clprim_options_add(&p->options, "-DWARP_RANKS");
+        clprim_options_add(&p->options, peer_masks(ctx, spec) ? "-DWARP_RANKS -DPEER_MASKS" : "-DWARP_RANKS");
 }
 
 int clprim_radix_sort_program(const clprim_context *ctx, const clprim_sort_spec *spec, clprim_program *p)
