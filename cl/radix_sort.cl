@@ -518,7 +518,7 @@ inline uint warp_rank_key(const key_t key, const uint has_key, const uint whole,
         my_counts[d] = at + popcount(peers);
         *my_mask = 0;
     }
-    warp_sync();
+    warp_sync(); /* the mask is clear before the next key's bits */
 #else
     uint peers = warp_peers(d, RADIX_BITS, sums);
     if (!whole)
