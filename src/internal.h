@@ -67,6 +67,7 @@ struct clprim_context {
      * that need none. */
     int lookback_reversed;
     int lookback_sparse;
+    int lookback_waiting;
     int records_absent;
     /* $CLPRIM_TEST_SORT_PORTION=N: a one-sweep radix sort launch covers at
      * most N keys (at least a tile, at most 2^28, the bound without it), so

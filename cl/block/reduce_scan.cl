@@ -61,13 +61,18 @@
     }
 
 /* Slots of the scan's buffer: two halves, so that each step reads one and
- * writes the other, and needs one barrier, not two. */
+ * writes the other, and needs one barrier, not two. The steps start in the
+ * half that makes them end in the upper one, whatever WG (log2(WG) steps: an
+ * even count starts there), so that the results are read from the upper half
+ * and the lower one is free at return. */
 #define SCAN_SLOTS (2 * WG)
+#define SCAN_STEPS_EVEN ((WG & 0x55555555u) != 0) /* WG a power of two */
 
 /* NAME(x, buf, &total): exclusive scan of one value per work-item in work-item
  * order (Hillis-Steele); the group's total goes to *total. buf: SCAN_SLOTS
  * slots. Its first barrier also orders every local read made before the call;
- * buf is free again after the caller's next barrier.
+ * buf[0, WG) is free at return (the grouped look-back sums in it at once,
+ * block/lookback.cl), the rest after the caller's next barrier.
  * NAME_alone(buf), for one work-item: given work-item l's value in buf[l],
  * leaves in buf[l] what NAME's inclusive result at l is, the same combines in
  * the same order (so the same bits), and returns the total. Each defining
@@ -76,7 +81,8 @@
     V NAME(V x, __local V *buf, V *total)                                            \
     {                                                                                \
         const uint lid = get_local_id(0);                                            \
-        __local V *from = buf, *to = buf + WG;                                       \
+        __local V *from = SCAN_STEPS_EVEN ? buf + WG : buf;                          \
+        __local V *to = SCAN_STEPS_EVEN ? buf : buf + WG;                            \
         from[lid] = x;                                                               \
         barrier(CLK_LOCAL_MEM_FENCE);                                                \
         for (uint offset = 1; offset < WG; offset <<= 1) {                           \

@@ -222,6 +222,7 @@ static clprim_status finish_context(clprim_context *ctx)
     const char *lookback = getenv("CLPRIM_TEST_LOOKBACK");
     ctx->lookback_reversed = lookback && !strcmp(lookback, "reversed");
     ctx->lookback_sparse = lookback && !strcmp(lookback, "sparse");
+    ctx->lookback_waiting = lookback && !strcmp(lookback, "waits");
     ctx->records_absent = lookback && !strcmp(lookback, "none");
     const char *portion = getenv("CLPRIM_TEST_SORT_PORTION");
     ctx->sort_portion_keys = portion ? (size_t)strtoull(portion, NULL, 10) : 0;

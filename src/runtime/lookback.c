@@ -17,10 +17,13 @@ int clprim_one_sweep_available(const clprim_context *ctx)
 int clprim_lookback_waits(const clprim_context *ctx)
 {
     /* The table names one sweep the default only for devices that run every
-     * started work-group to completion (NVIDIA GPUs). The reversed test
-     * order waits on tiles not started yet, and the sparse one on records
-     * that never come, which only the fallback ends. */
-    return ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP && !ctx->lookback_reversed && !ctx->lookback_sparse;
+     * started work-group to completion (NVIDIA GPUs); the waiting test runs
+     * that code where work-groups run one at a time in start order (oclgrind),
+     * so no wait ever spins. The reversed test order waits on tiles not
+     * started yet, and the sparse one on records that never come, which only
+     * the fallback ends. */
+    return (ctx->default_tuning.form == CLPRIM_FORM_ONE_SWEEP || ctx->lookback_waiting) && !ctx->lookback_reversed &&
+           !ctx->lookback_sparse;
 }
 
 int clprim_one_sweep_in_place(const clprim_context *ctx)
