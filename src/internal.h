@@ -250,8 +250,10 @@ size_t clprim_sort_items_times(const clprim_context *ctx);
  * EMULATED_WARPS (through local memory: $CLPRIM_TEST_WARPS). */
 enum { NO_WARPS, PTX_WARPS, EMULATED_WARPS };
 int clprim_warps(const clprim_context *ctx, size_t wg);
-/* Local memory the scan's kernels need at a shape (a padded tile, a slot a
- * work-item, eight bytes each). */
+/* Local memory the scan's kernels need at a shape: a padded tile of elements
+ * of element_bytes, and two eight-byte slots a work-item; _needed, for the
+ * widest element. */
+cl_ulong clprim_local_bytes_for(const clprim_tuning *t, size_t element_bytes);
 cl_ulong clprim_local_bytes_needed(const clprim_tuning *t);
 /* 0 when the device's kernel compiler is known to abort on this shape (the
  * table of driver defects in tuning.c), for drivers that derive a shape of
@@ -657,10 +659,11 @@ size_t clprim_one_sweep_tiles(const clprim_tuning *shape, size_t n);
  * of one work-item, 2^32 elements or more, or more tiles than the device
  * surely runs at once. */
 size_t clprim_census_tiles(const clprim_context *ctx, const clprim_tuning *shape, size_t n);
-/* The shape of the one-sweep kernels (tuning.c): on work-groups of more than
- * one work-item, twice the tuning's tile, in half the work-items from 256 up,
- * where the device runs that shape; else the tuning's. */
-clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning);
+/* The shape of the one-sweep kernels over elements of element_bytes
+ * (tuning.c): on work-groups of more than one work-item, twice the tuning's
+ * tile, in half the work-items from 256 up, and twice again for elements of 4
+ * bytes or fewer, the largest of these the device runs; else the tuning's. */
+clprim_tuning clprim_one_sweep_shape(const clprim_context *ctx, const clprim_tuning *tuning, size_t element_bytes);
 /* The context's records for `tiles` tiles of values of value_bytes, and the
  * stamp this launch writes them with. clear: the fill_words kernel of the
  * caller's program, enqueued when the records are new or out of stamps. */
@@ -791,8 +794,9 @@ const char *clprim_keep_name(clprim_keep keep);
 clprim_status clprim_compact_program(clprim_context *ctx, clprim_type t, const clprim_type_info *type,
                                      const clprim_predicate *keep, const clprim_predicate *second,
                                      const clprim_tuning *shape, clprim_program *p);
-/* The shape compaction's kernels run at, in one form or the other. */
-clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep);
+/* The shape compaction's kernels run at over elements of element_bytes, in one
+ * form or the other; a partition's (partition non-zero) may differ. */
+clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep, size_t element_bytes, int partition);
 /* The grid the multi-pass form splits n over, at that shape: partition is
  * clprim_compaction's (0 compaction, 1 two-way, 2 three-way). */
 clprim_tuning clprim_compaction_grid(const clprim_context *ctx, const clprim_tuning *shape, int partition);

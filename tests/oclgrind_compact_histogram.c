@@ -141,7 +141,8 @@ static int run_compact(clprim_context *ctx, clprim_type t, int argc, char **argv
         else if (sscanf(argv[a], "levels=%d", &want_levels) != 1)
             return fail("options: inplace, device, partition, second=KEEP, levels=L, census, flags=F (F <= 8)");
     }
-    const clprim_tuning shape = clprim_compact_shape(ctx, clprim_one_sweep_available(ctx));
+    const clprim_tuning shape =
+        clprim_compact_shape(ctx, clprim_one_sweep_available(ctx), clprim_type_info_of(t)->size, partition);
     const clprim_tuning tuning = clprim_compaction_grid(ctx, &shape, partition);
     const int levels = levels_of(&tuning, n);
     printf("%s %s %s%s%s n=%zu%s%s on %s, wg=%zu items=%zu groups=%zu: %d level(s)\n",

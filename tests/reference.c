@@ -410,20 +410,9 @@ static int sum_ok(clprim_type t, elem got, long double exact, long double abs_su
 DEFINE_ONE_SWEEP_SUM(one_sweep_sum_float, float, tree_scan_float, tree_reduce_float)
 DEFINE_ONE_SWEEP_SUM(one_sweep_sum_double, double, tree_scan_double, tree_reduce_double)
 
-void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t tuning_wg, size_t tuning_items, const void *src,
-                                  void *dst, size_t n)
+void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t wg, size_t items, const void *src, void *dst,
+                                  size_t n)
 {
-    size_t wg = tuning_wg, items = tuning_items;
-    if (wg >= 256) {
-        wg /= 2;
-        items *= 4;
-    } else if (wg > 1) {
-        items *= 2;
-    }
-    if (items > 1024) {
-        wg = tuning_wg;
-        items = tuning_items;
-    }
     if (t == CLPRIM_FLOAT)
         one_sweep_sum_float(exclusive, wg, items, src, dst, n);
     else

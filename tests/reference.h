@@ -41,16 +41,16 @@ void reference_reduce(clprim_type t, clprim_op op, const void *src, size_t n, vo
 
 /* The one-sweep scan's float or double sum as the device groups it
  * (cl/scan.cl's scan_tiles over DEFINE_LOOKBACK_GROUPED, cl/block/lookback.cl):
- * the sweep's tiles (twice the tuning's, src/runtime/tuning.c, taken to fit
- * local memory), each work-item's items folded from 0, the work-group's
+ * the sweep's tiles of wg work-items of items elements (clprim_one_sweep_shape,
+ * src/runtime/tuning.c), each work-item's items folded from 0, the work-group's
  * Hillis-Steele tree, the totals before a tile in its group of wg tiles
  * combined by an order-keeping pairwise tree, and the groups' prefixes one
  * after another; wg == 1 is the CPU shape's loop. Every
  * element is a grouping fixed by the tiles' numbers alone, so the device must
  * give exactly these bits, whatever order its work-groups run in (src without
  * NaN: the device makes every NaN one). */
-void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t tuning_wg, size_t tuning_items, const void *src,
-                                  void *dst, size_t n);
+void reference_scan_one_sweep_sum(clprim_type t, int exclusive, size_t wg, size_t items, const void *src, void *dst,
+                                  size_t n);
 
 /* *acc = *acc op *x for a caller's operator (clprim_operator's C twin). */
 typedef void (*reference_fold)(void *acc, const void *x);

@@ -1194,7 +1194,8 @@ START_TEST(scan_one_sweep_grouping)
             for (size_t k = 0; k < (modes[m] ? 2 : sizeof shapes / sizeof *shapes); k++) {
                 const clprim_tuning want = {shapes[k][0], shapes[k][1], shapes[k][2], CLPRIM_FORM_ONE_SWEEP};
                 ck_assert_int_eq(harness_tune(ctx, &want), CLPRIM_SUCCESS);
-                const clprim_tuning shape = clprim_get_tuning(ctx);
+                const clprim_tuning tuning = clprim_get_tuning(ctx);
+                const clprim_tuning shape = clprim_one_sweep_shape(ctx, &tuning, es);
                 const size_t n = (modes[m] ? 2000 : k == 2 ? 600000 : 20000) + harness_rand(&rng) % 1000;
                 unsigned char *data = harness_malloc(n * es), *got = harness_malloc(n * es),
                               *want_bits = harness_malloc(n * es);

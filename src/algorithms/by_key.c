@@ -22,11 +22,13 @@ clprim_status clprim_check_key_type(clprim_context *ctx, const char *function, c
 }
 
 /* The program of a key type, value type and operator, at the one-sweep
- * form's shape whichever form runs: one build serves both forms. */
+ * form's shape whichever form runs: one build serves both forms. The shape is
+ * compaction's for the widest element, whatever the types: a tile stages a
+ * key and a value. */
 static void by_key_program(const clprim_context *ctx, const clprim_type_info *key, const clprim_type_info *value,
                            const clprim_combine *c, clprim_tuning *shape, clprim_program *p)
 {
-    *shape = clprim_compact_shape(ctx, 1);
+    *shape = clprim_compact_shape(ctx, 1, sizeof(cl_ulong), 0);
     clprim_combine_program(ctx, p, "by key", "by_key.cl", shape, value, c);
     clprim_options_add(&p->options, "-DKEY=%s", key->name);
 }

@@ -96,7 +96,7 @@ void clprim_plan_scan(const clprim_context *ctx, clprim_plan *plan, const clprim
     }
     const cl_ulong count = n;
     const cl_int excl = exclusive != 0;
-    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
+    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning, type->size);
     const size_t tiles = clprim_one_sweep_tiles(&sweep_shape, n);
     clprim_program program;
     const int in_place = src == dst && src_offset == dst_offset;
@@ -226,7 +226,7 @@ static void scan_variants(clprim_context *ctx, clprim_variant_walk *walk, clprim
                           const clprim_type_info *type)
 {
     (void)t;
-    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning);
+    const clprim_tuning sweep_shape = clprim_one_sweep_shape(ctx, &ctx->tuning, type->size);
     for (int op = CLPRIM_SUM; op <= CLPRIM_MAX; op++) {
         const clprim_combine c = clprim_combine_builtin((clprim_op)op);
         clprim_program p;
