@@ -62,6 +62,8 @@ struct clprim_context {
      * start order, so only their fallback finishes them (cl/block/lookback.cl);
      * =sparse: only every 100th tile publishes its inclusive record, so that
      * walks cross more than a step of aggregates;
+     * =waits: look-backs wait for every record, as where the table runs one
+     * sweep by default (for oclgrind, which runs work-groups in start order);
      * =none: the device is taken to have no records' words (no 64-bit atomics,
      * no plain status words), as some have, so the calls take the forms
      * that need none. */
