@@ -111,9 +111,10 @@ static int compact_shape_fits(const clprim_context *ctx, const clprim_tuning *t,
            (t->items_per_thread <= 64 && compact_local_bytes(t, element_bytes) <= ctx->local_mem_size);
 }
 
-/* The one-sweep tile's items a work-item at most: past them the tile takes
- * more work-items instead (on an H200, 2^26 int32 compacted in 0.169 ms in
- * tiles of 256 x 32, 0.173 in 128 x 64). */
+/* The one-sweep tile's items a work-item at most, where work-groups have more
+ * than one: past them the tile takes more work-items instead (on an H200,
+ * 2^26 int32 compacted in 0.169 ms in tiles of 256 x 32, 0.173 in 128 x 64).
+ * The CPU shape's one work-item runs its tile as a loop. */
 #define COMPACT_SWEEP_ITEMS 32
 
 clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep, size_t element_bytes, int partition)
@@ -127,7 +128,8 @@ clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep, siz
     clprim_tuning grid = clprim_compact_grid(ctx);
     if (one_sweep) {
         clprim_tuning sweep = clprim_one_sweep_shape(ctx, &grid, element_bytes);
-        while (sweep.items_per_thread > COMPACT_SWEEP_ITEMS && sweep.work_group_size * 2 <= ctx->max_work_group_size) {
+        while (sweep.work_group_size > 1 && sweep.items_per_thread > COMPACT_SWEEP_ITEMS &&
+               sweep.work_group_size * 2 <= ctx->max_work_group_size) {
             sweep.items_per_thread /= 2;
             sweep.work_group_size *= 2;
         }
