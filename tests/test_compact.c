@@ -776,6 +776,50 @@ START_TEST(compact_forms_same_bits)
 }
 END_TEST
 
+/* The shapes compaction's programs take (clprim_compact_shape): one work-item
+ * a group stays the tuning's loop for every use; wider groups give elements of
+ * 4 bytes a tile at least as long as 8-byte ones in at most 32 items a
+ * work-item, and a partition, whatever its type, the 8-byte shape. */
+START_TEST(compact_shapes)
+{
+    const clprim_tuning tunings[] = {{0, 0, 0, CLPRIM_FORM_DEFAULT}, {1, 1024, 0, CLPRIM_FORM_ONE_SWEEP},
+                                     {256, 8, 0, CLPRIM_FORM_ONE_SWEEP}, {4, 2, 4, CLPRIM_FORM_ONE_SWEEP}};
+    FOR_EACH_DEVICE(ctx)
+    {
+        for (size_t k = 0; k < sizeof tunings / sizeof *tunings; k++) {
+            if (tunings[k].work_group_size > ctx->max_work_group_size)
+                continue;
+            ck_assert_int_eq(harness_tune(ctx, &tunings[k]), CLPRIM_SUCCESS);
+            const clprim_tuning tuning = clprim_get_tuning(ctx);
+            const int one_sweep = clprim_one_sweep_available(ctx);
+            const clprim_tuning narrow = clprim_compact_shape(ctx, one_sweep, 4, 0),
+                                wide = clprim_compact_shape(ctx, one_sweep, 8, 0),
+                                partition = clprim_compact_shape(ctx, one_sweep, 4, 1);
+            const char *at = harness_tuning_text(ctx);
+            if (tuning.work_group_size == 1) {
+                ck_assert_msg(narrow.work_group_size == 1 && wide.work_group_size == 1 &&
+                                  partition.work_group_size == 1 && narrow.items_per_thread == tuning.items_per_thread,
+                              "one work-item a group (%s): shapes %zu x %zu, %zu x %zu, %zu x %zu", at,
+                              narrow.work_group_size, narrow.items_per_thread, wide.work_group_size,
+                              wide.items_per_thread, partition.work_group_size, partition.items_per_thread);
+                continue;
+            }
+            ck_assert_msg(narrow.items_per_thread <= 32 &&
+                              narrow.work_group_size * narrow.items_per_thread >=
+                                  wide.work_group_size * wide.items_per_thread,
+                          "%s: 4-byte shape %zu x %zu, 8-byte %zu x %zu", at, narrow.work_group_size,
+                          narrow.items_per_thread, wide.work_group_size, wide.items_per_thread);
+            ck_assert_msg(partition.work_group_size == wide.work_group_size &&
+                              partition.items_per_thread == wide.items_per_thread,
+                          "%s: a partition of 4-byte elements at %zu x %zu, not the 8-byte shape %zu x %zu", at,
+                          partition.work_group_size, partition.items_per_thread, wide.work_group_size,
+                          wide.items_per_thread);
+        }
+        harness_default_tuning(ctx);
+    }
+}
+END_TEST
+
 /* NaN as the value: EQ keeps nothing, NE keeps everything; NaN elements fail
  * every comparison but NE; NONZERO keeps NaN and drops -0.0. */
 START_TEST(compact_float_specials)
@@ -1378,6 +1422,7 @@ static Suite *compact_suite(void)
     tcase_add_loop_test(tc, compact_in_place, CLPRIM_INT32, CLPRIM_UINT8 + 1);
     tcase_add_test(tc, compact_large_odd);
     tcase_add_test(tc, compact_forms_same_bits);
+    tcase_add_test(tc, compact_shapes);
     tcase_add_test(tc, compact_float_specials);
     tcase_add_test(tc, compact_count_modes);
     tcase_add_test(tc, compact_shared_buffers);
