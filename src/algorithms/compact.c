@@ -127,13 +127,18 @@ clprim_tuning clprim_compact_shape(const clprim_context *ctx, int one_sweep, siz
         element_bytes = sizeof(cl_ulong);
     clprim_tuning grid = clprim_compact_grid(ctx);
     if (one_sweep) {
-        clprim_tuning sweep = clprim_one_sweep_shape(ctx, &grid, element_bytes);
-        while (sweep.work_group_size > 1 && sweep.items_per_thread > COMPACT_SWEEP_ITEMS &&
-               sweep.work_group_size * 2 <= ctx->max_work_group_size) {
-            sweep.items_per_thread /= 2;
-            sweep.work_group_size *= 2;
+        /* The sweep's tile in more work-items where it fits (their slots take
+         * local memory too), else as the sweep gives it. */
+        const clprim_tuning sweep = clprim_one_sweep_shape(ctx, &grid, element_bytes);
+        clprim_tuning wider = sweep;
+        while (wider.work_group_size > 1 && wider.items_per_thread > COMPACT_SWEEP_ITEMS &&
+               wider.work_group_size * 2 <= ctx->max_work_group_size) {
+            wider.items_per_thread /= 2;
+            wider.work_group_size *= 2;
         }
-        if (compact_shape_fits(ctx, &sweep, element_bytes) && clprim_shape_compiles(ctx, &sweep))
+        if (compact_shape_fits(ctx, &wider, element_bytes) && clprim_shape_compiles(ctx, &wider))
+            return wider;
+        if (compact_shape_fits(ctx, &sweep, element_bytes))
             return sweep;
     }
     while (grid.items_per_thread > 1 && !compact_shape_fits(ctx, &grid, element_bytes))
